@@ -1,0 +1,1 @@
+"""Chat platforms behind one small interface (`base.ChatAdapter`); gateways only translate."""
