@@ -1,0 +1,143 @@
+"""What a seat (or an onlooker) may see of a board game: plain JSON-able dicts.
+
+The renderer (text and board image) builds on these keys; they are stable — new keys may be added, none renamed.
+
+`view(state, None)` — the public view:
+- `game`: "board"; `phase`: kind of the decision now due ("gesture", "split", "evil", "heroic", "post", "window", …)
+  or "over"; `current`: seat whose turn it is; `turn`: turns begun so far; `order`: seats in turn order.
+- `seats`: one dict per seat, index = seat: `seat`, `knight` (knight id, None for a squire), `life` (0..6), `location`
+  ("camelot" or a quest id), `alive`, `hand` (number of white cards), `accused` (was accused and shown loyal),
+  `has_accused` (used his one accusation), `revealed` (a revealed Traitor), `loyalty` ("loyal"/"traitor" when public,
+  else None), `relics` (list of "excalibur", "grail", "armor").
+- `quests`: per quest id (`black_knight`, `lancelot`, `dragon`, `excalibur`, `grail`, `picts`, `saxons`) a dict with
+  `open` (can still be played), `knights` (seats present) and:
+  - fight quests: `white` (fight card ids, in play order), `black` (black card ids, `"hidden"` when face down);
+  - `excalibur`: `position` (0 = lost … `win` = won), `win`;
+  - `grail`: `spots` (7 entries from the relic outwards: "grail", None, "despair" or "desolation"), `dark_forest`;
+  - wars `picts`/`saxons`: `white` (fight card ids of the run), `figures` (0..4), `black` (the figures' card ids),
+    `mordred` (Mordred strengthens this war), `needed` (next value to play, None when complete).
+- `heroism`: quest holding the Heroism card or None; `vivien`, `mists_of_avalon`, `dark_forest`: special cards in play.
+- `swords`: {"white", "black"}; `siege_engines`; `decks` and `discards`: {"white", "black"} sizes; `removed`: count.
+- `table`: cards face up awaiting a decision (opening gesture, shared rewards, Convocation), `proposal`: the seat
+  proposed for each of them so far; `drawn`: the black card being resolved (None if none).
+- `pending`: [{"seat", "kind", "timing"}]; `result`: None, or {"winner": "loyal"|"evil", "reason", "loyalty": [...]}.
+
+`view(state, seat)` is the public view plus `you`: `seat`, `hand` (sorted card ids), `loyalty` (None while the
+three-player rule hides it), `black_top` (black cards the seat knows on top of the deck, top first: Percival's and
+Clairvoyance's looks), `face_down` (its own face-down black cards: [{"quest", "index", "card"}]),
+`legal` (its action codes now).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.board import catalogue as cat
+from engine.board.state import BoardState
+
+
+def _black_list(rows: list[list[Any]]) -> list[str]:
+    return ["hidden" if down else card for card, down, _ in rows]
+
+
+def _present(s: BoardState, where: str) -> list[int]:
+    return [i for i in range(s.n) if s.alive[i] and not s.revealed[i] and s.loc[i] == where]
+
+
+def quest_open(s: BoardState, quest: str) -> bool:
+    if quest == "lancelot" or quest == "dragon":
+        return s.lance_stage == quest
+    if quest == "excalibur":
+        return not s.excal_done
+    if quest == "grail":
+        return not s.grail_done
+    return True
+
+
+def war_needed(s: BoardState, war: str) -> int | None:
+    run = s.war_white[war]
+    full = len(cat.WAR_RUN) + (1 if s.mordred == war else 0)
+    if len(run) >= full:
+        return None
+    return cat.MORDRED_EXTRA if len(run) >= len(cat.WAR_RUN) else cat.WAR_RUN[len(run)]
+
+
+def public_loyalty(s: BoardState, seat: int) -> str | None:
+    if s.revealed[seat] or s.known_loyal[seat] or s.config["traitor"] == "none":
+        return s.loyalty[seat]
+    return None
+
+
+def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
+    top = s.frames[-1] if s.frames else None
+    grail_spots: list[str | None] = ["grail"] * s.grail_white
+    grail_spots += [None] * (cat.GRAIL_SPOTS - s.grail_white - len(s.grail_black))
+    grail_spots += list(reversed(s.grail_black))
+    lance = {"white": list(s.lance_white), "black": _black_list(s.lance_black)}
+    empty = {"white": [], "black": []}
+    quests: dict[str, dict[str, Any]] = {
+        "black_knight": {"white": list(s.bk_white), "black": _black_list(s.bk_black)},
+        "lancelot": lance if s.lance_stage == "lancelot" else dict(empty),
+        "dragon": lance if s.lance_stage == "dragon" else dict(empty),
+        "excalibur": {"position": s.excal_pos, "win": cat.EXCALIBUR_WIN},
+        "grail": {"spots": grail_spots, "dark_forest": s.dark_forest},
+    }
+    for war in cat.WARS:
+        quests[war] = {
+            "white": list(s.war_white[war]), "figures": len(s.war_black[war]), "black": list(s.war_black[war]),
+            "mordred": s.mordred == war, "needed": war_needed(s, war),
+        }
+    for q, d in quests.items():
+        d["open"] = quest_open(s, q)
+        d["knights"] = _present(s, q)
+    table = top.get("cards", []) if top and top["kind"] in ("split", "gesture") else []
+    if top and top["kind"] == "gesture":
+        table = []  # the gesture's cards are shown once everybody has chosen
+    return {
+        "game": "board",
+        "phase": "over" if s.result else (top["kind"] if top else "over"),
+        "current": s.current,
+        "turn": s.turns,
+        "order": list(s.order),
+        "seats": [
+            {
+                "seat": i, "knight": s.knight[i], "life": s.life[i], "location": s.loc[i], "alive": s.alive[i],
+                "hand": len(s.hands[i]), "accused": s.known_loyal[i], "has_accused": s.has_accused[i],
+                "revealed": s.revealed[i], "loyalty": public_loyalty(s, i), "relics": list(s.relics[i]),
+            }
+            for i in range(s.n)
+        ],
+        "quests": quests,
+        "heroism": s.heroism,
+        "vivien": s.vivien,
+        "mists_of_avalon": s.mists,
+        "dark_forest": s.dark_forest,
+        "swords": {"white": s.swords_white, "black": s.swords_black},
+        "siege_engines": s.engines,
+        "decks": {"white": len(s.white_deck), "black": len(s.black_deck)},
+        "discards": {"white": len(s.white_discard), "black": len(s.black_discard)},
+        "removed": len(s.removed),
+        "table": list(table),
+        "proposal": list(top.get("assign", [])) if top and top["kind"] == "split" else [],
+        "drawn": top.get("card") if top and top["kind"] in ("window", "face", "war_choice") else None,
+        "pending": pending,
+        "result": s.result,
+    }
+
+
+def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: list[str]) -> dict[str, Any]:
+    view = public_view(s, pending)
+    face_down = []
+    for quest, rows in (("black_knight", s.bk_black), (s.lance_stage, s.lance_black)):
+        for index, (card, down, owner) in enumerate(rows):
+            if down and owner == seat:
+                face_down.append({"quest": quest, "index": index, "card": card})
+    view["you"] = {
+        "seat": seat,
+        "hand": sorted(s.hands[seat]),
+        "loyalty": s.loyalty[seat] if s.loyalty_seen[seat] else None,
+        "black_top": list(s.peeks[seat]),
+        "face_down": face_down,
+        "legal": legal,
+    }
+    return view
