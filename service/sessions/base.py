@@ -1,0 +1,74 @@
+"""The sessions interface: a cache of what the database already knows, plus short-lived coordination.
+
+Everything here may vanish (Redis flushed, process restarted) without losing a game: cached states carry their
+seq and are used only when it equals the database's; message ids are also in `sent_messages`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager
+from typing import Any
+
+
+class Sessions(ABC):
+    """Implemented by `MemorySessions` (embedded default) and `RedisSessions` (shared by all workers)."""
+
+    # --- cached game states ---------------------------------------------------------------------
+    @abstractmethod
+    def get_state(self, game_id: int) -> tuple[int, bytes] | None:
+        """(seq, serialized state) if cached."""
+
+    @abstractmethod
+    def put_state(self, game_id: int, seq: int, blob: bytes) -> None: ...
+
+    @abstractmethod
+    def drop_state(self, game_id: int) -> None: ...
+
+    # --- what a gateway may check cheaply (see service.dispatch.precheck) -------------------------
+    @abstractmethod
+    def get_meta(self, game_id: int) -> dict[str, Any] | None:
+        """{"status", "seats": {"<platform>:<user>": seat}, "prompts": {"<seat>": prompt_seq}} as last committed."""
+
+    @abstractmethod
+    def put_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
+
+    # --- per-chat and per-user UI state (open submenu, Matrix number → button data, …) -----------
+    @abstractmethod
+    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+        """`scope` is e.g. "chat" or "user"; `key` e.g. "telegram:123"."""
+
+    @abstractmethod
+    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None: ...
+
+    @abstractmethod
+    def clear_ui(self, scope: str, key: str) -> None: ...
+
+    # --- ids of messages edited in place (board, panels, lobby) -----------------------------------
+    @abstractmethod
+    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None: ...
+
+    @abstractmethod
+    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None: ...
+
+    # --- coordination ------------------------------------------------------------------------------
+    @abstractmethod
+    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> AbstractContextManager[None]:
+        """A lock held at most `timeout` seconds (so a killed holder cannot block forever)."""
+
+    @abstractmethod
+    def mark(self, key: str, ttl: float = 86400.0) -> bool:
+        """Set an idempotency key; True if it was not set before."""
+
+    @abstractmethod
+    def marked(self, key: str) -> bool: ...
+
+    @abstractmethod
+    def take(self, buckets: list[tuple[str, float]]) -> float:
+        """Rate limits: each bucket is (name, minimum interval in seconds). If every bucket allows a send now,
+        consume all and return 0; else consume nothing and return the seconds to wait."""
+
+    @abstractmethod
+    def penalize(self, bucket: str, seconds: float) -> None:
+        """Block a bucket for `seconds` (the platform said 429 retry_after)."""
+

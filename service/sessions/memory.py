@@ -1,0 +1,99 @@
+"""In-process sessions: the embedded default (no Redis); same interface and semantics as `RedisSessions`."""
+
+from __future__ import annotations
+
+import copy
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from service.sessions.base import Sessions
+
+
+class MemorySessions(Sessions):
+    def __init__(self) -> None:
+        self._mutex = threading.RLock()
+        self._states: dict[int, tuple[int, bytes]] = {}
+        self._meta: dict[int, dict[str, Any]] = {}
+        self._ui: dict[tuple[str, str], tuple[dict[str, Any], float | None]] = {}
+        self._message_ids: dict[tuple[str, str, str], str] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._marks: dict[str, float] = {}
+        self._tat: dict[str, float] = {}
+
+    def get_state(self, game_id: int) -> tuple[int, bytes] | None:
+        return self._states.get(game_id)
+
+    def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
+        self._states[game_id] = (seq, blob)
+
+    def drop_state(self, game_id: int) -> None:
+        self._states.pop(game_id, None)
+
+    def get_meta(self, game_id: int) -> dict[str, Any] | None:
+        meta = self._meta.get(game_id)
+        return copy.deepcopy(meta) if meta is not None else None
+
+    def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
+        self._meta[game_id] = copy.deepcopy(meta)
+
+    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+        item = self._ui.get((scope, key))
+        if item is None:
+            return None
+        value, expires = item
+        if expires is not None and expires < time.monotonic():
+            self._ui.pop((scope, key), None)
+            return None
+        return copy.deepcopy(value)
+
+    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
+        self._ui[(scope, key)] = (copy.deepcopy(value), time.monotonic() + ttl if ttl else None)
+
+    def clear_ui(self, scope: str, key: str) -> None:
+        self._ui.pop((scope, key), None)
+
+    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None:
+        return self._message_ids.get((platform, chat, ref))
+
+    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
+        self._message_ids[(platform, chat, ref)] = message_id
+
+    @contextmanager
+    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
+        with self._mutex:
+            lock = self._locks.setdefault(name, threading.Lock())
+        if not lock.acquire(timeout=wait):
+            raise TimeoutError(f"lock {name} busy")
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def mark(self, key: str, ttl: float = 86400.0) -> bool:
+        now = time.monotonic()
+        with self._mutex:
+            if self._marks.get(key, 0.0) > now:
+                return False
+            self._marks[key] = now + ttl
+            return True
+
+    def marked(self, key: str) -> bool:
+        return self._marks.get(key, 0.0) > time.monotonic()
+
+    def take(self, buckets: list[tuple[str, float]]) -> float:
+        now = time.monotonic()
+        with self._mutex:
+            wait = max((self._tat.get(name, now) - now for name, _ in buckets), default=0.0)
+            if wait > 0:
+                return wait
+            for name, interval in buckets:
+                self._tat[name] = max(self._tat.get(name, now), now) + interval
+            return 0.0
+
+    def penalize(self, bucket: str, seconds: float) -> None:
+        now = time.monotonic()
+        with self._mutex:
+            self._tat[bucket] = max(self._tat.get(bucket, now), now + seconds)

@@ -1,0 +1,117 @@
+"""Redis sessions, shared by every gateway and worker. Keys live under `camelot:`; all have TTLs except
+message ids (also in the database) so an abandoned game's cache ages out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from typing import Any
+
+import redis
+
+from service.sessions.base import Sessions
+
+P = "camelot:"
+STATE_TTL = 7 * 86400
+
+# Generic cell rate: one send per `interval` per bucket, all buckets or none. Time is the server's (shared clock).
+_TAKE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat - now > wait then wait = tat - now end
+end
+if wait > 0 then return tostring(wait) end
+for i, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat < now then tat = now end
+  local interval = tonumber(ARGV[i])
+  redis.call('SET', key, tostring(tat + interval), 'PX', math.ceil((tat + interval - now) * 1000) + 1000)
+end
+return '0'
+"""
+
+_PENALIZE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local until_ = now + tonumber(ARGV[1])
+if until_ > tat then
+  redis.call('SET', KEYS[1], tostring(until_), 'PX', math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
+end
+return 1
+"""
+
+
+class RedisSessions(Sessions):
+    def __init__(self, url: str) -> None:
+        self.client = redis.Redis.from_url(url)
+        self._take = self.client.register_script(_TAKE)
+        self._penalize = self.client.register_script(_PENALIZE)
+
+    def get_state(self, game_id: int) -> tuple[int, bytes] | None:
+        raw = self.client.get(f"{P}state:{game_id}")
+        if raw is None:
+            return None
+        seq, _, blob = raw.partition(b":")
+        return int(seq), blob
+
+    def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
+        self.client.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
+
+    def drop_state(self, game_id: int) -> None:
+        self.client.delete(f"{P}state:{game_id}")
+
+    def get_meta(self, game_id: int) -> dict[str, Any] | None:
+        raw = self.client.get(f"{P}meta:{game_id}")
+        return json.loads(raw) if raw is not None else None
+
+    def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
+        self.client.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+
+    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+        raw = self.client.get(f"{P}ui:{scope}:{key}")
+        return json.loads(raw) if raw is not None else None
+
+    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
+        self.client.set(f"{P}ui:{scope}:{key}", json.dumps(value), px=int(ttl * 1000) if ttl else STATE_TTL * 1000)
+
+    def clear_ui(self, scope: str, key: str) -> None:
+        self.client.delete(f"{P}ui:{scope}:{key}")
+
+    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None:
+        raw = self.client.get(f"{P}msg:{platform}:{chat}:{ref}")
+        return raw.decode() if raw is not None else None
+
+    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
+        self.client.set(f"{P}msg:{platform}:{chat}:{ref}", message_id, ex=STATE_TTL)
+
+    @contextmanager
+    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
+        lock = self.client.lock(f"{P}lock:{name}", timeout=timeout, blocking_timeout=wait)
+        if not lock.acquire():
+            raise TimeoutError(f"lock {name} busy")
+        try:
+            yield
+        finally:
+            # held longer than `timeout`: another holder may already have it
+            with suppress(redis.exceptions.LockNotOwnedError):
+                lock.release()
+
+    def mark(self, key: str, ttl: float = 86400.0) -> bool:
+        return bool(self.client.set(f"{P}mark:{key}", b"1", nx=True, px=int(ttl * 1000)))
+
+    def marked(self, key: str) -> bool:
+        return bool(self.client.exists(f"{P}mark:{key}"))
+
+    def take(self, buckets: list[tuple[str, float]]) -> float:
+        if not buckets:
+            return 0.0
+        keys = [f"{P}rate:{name}" for name, _ in buckets]
+        return float(self._take(keys=keys, args=[repr(interval) for _, interval in buckets]))
+
+    def penalize(self, bucket: str, seconds: float) -> None:
+        self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])

@@ -1,0 +1,57 @@
+"""Every setting from the environment (pydantic-settings), with embedded defaults that need no server.
+
+Defaults: a SQLite file under `./var/`, in-memory sessions (`REDIS_URL` unset), in-process task execution
+(`CELERY_BROKER_URL` unset). Tests override by setting env vars and calling `get_settings.cache_clear()`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Read once per process from env vars of the same name (case-insensitive) or a `.env` file."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = f"sqlite:///{Path('var/camelot.sqlite3').absolute()}"
+    redis_url: str | None = None
+    celery_broker_url: str | None = None
+    celery_result_backend: str | None = None
+
+    telegram_token: str | None = None
+    telegram_base_url: str | None = None  # e.g. http://127.0.0.1:8081/bot (tests' fake Bot API)
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: str | None = None
+    matrix_homeserver: str | None = None
+    matrix_user: str | None = None
+    matrix_password: str | None = None
+    matrix_store_path: str = "var/matrix-store"
+
+    default_language: str = "en"
+
+    # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
+    turn_deadline: float = 24 * 3600
+    response_deadline: float = 3600
+    # Reminders at these fractions of the deadline: first in the player's direct chat, later ones in the group.
+    reminder_fractions: tuple[float, ...] = (0.5, 0.9)
+    deadline_scan_interval: float = 15.0
+
+    # Outbox rates, as minimum intervals between sends (seconds); edits count as sends.
+    telegram_chat_interval: float = 1.0  # 1 message/s per chat
+    telegram_group_interval: float = 3.0  # 20 messages/min per group
+    telegram_global_interval: float = 1 / 30  # 30 messages/s per bot
+    matrix_room_interval: float = 0.5
+    matrix_global_interval: float = 0.1
+    outbox_max_attempts: int = 8
+
+    lobby_max_idle_days: int = 7
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings; call `get_settings.cache_clear()` after changing the environment."""
+    return Settings()

@@ -1,0 +1,181 @@
+"""SQLAlchemy 2 models. The action log (`actions`) is the truth: any game is rebuilt by replaying it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Always an aware UTC datetime in Python (SQLite hands back naive ones)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(UTC)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return value
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, datetime: UTCDateTime()}
+
+
+class User(Base):
+    """A person on one platform; `direct_chat` is known once they have written to the bot privately."""
+
+    __tablename__ = "users"
+    __table_args__ = (UniqueConstraint("platform", "platform_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    platform_id: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str | None] = mapped_column(String(255))
+    direct_chat: Mapped[str | None] = mapped_column(String(255))
+    language: Mapped[str | None] = mapped_column(String(16))
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Chat(Base):
+    __tablename__ = "chats"
+    __table_args__ = (UniqueConstraint("platform", "platform_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    platform_id: Mapped[str] = mapped_column(String(255))
+    is_group: Mapped[bool] = mapped_column(Boolean, default=True)
+    language: Mapped[str | None] = mapped_column(String(16))
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameRow(Base):
+    """A lobby (status "lobby") or a game. `seq` counts applied actions; it is the prompt seq buttons carry."""
+
+    __tablename__ = "games"
+    __table_args__ = (Index("ix_games_chat_status", "chat_id", "status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    config: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby | active | finished | aborted
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    chat_id: Mapped[int | None] = mapped_column(ForeignKey("chats.id"))
+    creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    silence: Mapped[bool] = mapped_column(Boolean, default=False)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class Seat(Base):
+    """One seat: a user or a bot ("random"/"heuristic"). `prompt_seq` is the seq the seat's open prompt began at:
+    a button carrying another seq is stale. `prompt_sig` detects whether that prompt changed since."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot: Mapped[str | None] = mapped_column(String(16))
+    language: Mapped[str | None] = mapped_column(String(16))
+    prompt_seq: Mapped[int | None] = mapped_column(Integer)
+    prompt_sig: Mapped[str | None] = mapped_column(String(64))
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # 1-based: the action that took the game from seq-1 to seq
+    seat: Mapped[int] = mapped_column(Integer)
+    code: Mapped[str] = mapped_column(String(64))
+    by: Mapped[str] = mapped_column(String(16), default="user")  # user | bot | timeout
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Deadline(Base):
+    """The open prompt of one seat: when reminders and the timeout fall due. Scanned by the beat task."""
+
+    __tablename__ = "deadlines"
+    __table_args__ = (UniqueConstraint("game_id", "seat"), Index("ix_deadlines_next_at", "next_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)
+    timing: Mapped[str] = mapped_column(String(16))
+    started_at: Mapped[datetime] = mapped_column()
+    due_at: Mapped[datetime] = mapped_column()
+    next_at: Mapped[datetime] = mapped_column()  # the earlier of the next reminder and due_at
+    reminders: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OutboxRow(Base):
+    """A message to send, in id order per (platform, chat). `ref` names a message that is edited in place
+    (board:<game>, panel:<game>:<seat>, lobby:<game>); op "upsert" edits it when already sent, else sends it."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_chat_pending", "platform", "chat", "status", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    chat: Mapped[str] = mapped_column(String(255))
+    is_group: Mapped[bool] = mapped_column(Boolean, default=False)
+    op: Mapped[str] = mapped_column(String(16))  # send | upsert | restrict | unrestrict | delete
+    ref: Mapped[str | None] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    photo: Mapped[bytes | None] = mapped_column(LargeBinary)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending | sent | failed
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    not_before: Mapped[datetime | None] = mapped_column()
+    error: Mapped[str | None] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column()
+
+
+class SentMessage(Base):
+    """The platform id of a message edited in place, and the digest of its last queued content (skip unchanged)."""
+
+    __tablename__ = "sent_messages"
+    __table_args__ = (UniqueConstraint("platform", "chat", "ref"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    chat: Mapped[str] = mapped_column(String(255))
+    ref: Mapped[str] = mapped_column(String(64))
+    message_id: Mapped[str | None] = mapped_column(String(255))
+    digest: Mapped[str | None] = mapped_column(String(64))
+    updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class ProcessedUpdate(Base):
+    """Idempotency: an update id is inserted in the same transaction as its effect, so a redelivery is a no-op."""
+
+    __tablename__ = "processed_updates"
+    platform: Mapped[str] = mapped_column(String(16), primary_key=True)
+    update_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=utcnow)

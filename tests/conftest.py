@@ -1,0 +1,116 @@
+"""Shared fixtures for tests that need the backbone's services (opt-in; nothing here is autouse).
+
+- `pg_url`: a fresh PostgreSQL database `camelot_test_<pid>` on 127.0.0.1 (dropped at the end), migrated.
+- `redis_url`: a Redis database number 1-15 on 127.0.0.1 claimed for this run (flushed, never db 0).
+- `backbone_pg`: settings pointed at both (tables truncated, Redis flushed), sessions and engines reset.
+- `backbone_local`: the embedded defaults: a fresh SQLite file and in-memory sessions, in-process tasks.
+Both backbone fixtures yield the `Settings` in force; adapters registered in a test are unregistered after it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+import redis
+
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS_BASE = "redis://127.0.0.1:6379"
+_LOCK_KEY = "camelot:test-owner"
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    name = f"camelot_test_{os.getpid()}"
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        conn.execute(f"CREATE DATABASE {name}")
+    url = f"postgresql://postgres@127.0.0.1:5432/{name}"
+    from service.store import dispose_all, migrate
+
+    migrate(url)
+    yield url
+    dispose_all()
+    with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Claim a free Redis db (1-15) by an owner key, so parallel test runs never flush each other's data."""
+    me = f"pytest-{os.getpid()}"
+    for db in range(1, 16):
+        client = redis.Redis.from_url(f"{REDIS_BASE}/{db}")
+        owner = client.get(_LOCK_KEY)
+        if owner is not None and owner.decode() != me:
+            continue
+        if client.dbsize() and owner is None:
+            continue  # someone else's data
+        if client.set(_LOCK_KEY, me, nx=True, ex=3600) or client.get(_LOCK_KEY) == me.encode():
+            break
+    else:
+        pytest.skip("no free Redis database 1-15")
+    yield f"{REDIS_BASE}/{db}"
+    client.flushdb()
+
+
+def flush_redis(url: str) -> None:
+    """Flush our claimed db, keeping the claim."""
+    client = redis.Redis.from_url(url)
+    me = client.get(_LOCK_KEY)
+    client.flushdb()
+    if me is not None:
+        client.set(_LOCK_KEY, me, ex=3600)
+
+
+def _reset_process_state() -> None:
+    from service.sessions import reset_sessions
+    from service.settings import get_settings
+    from service.store import dispose_all
+
+    get_settings.cache_clear()
+    reset_sessions()
+    dispose_all()
+
+
+@pytest.fixture
+def backbone_pg(pg_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    monkeypatch.setenv("DATABASE_URL", pg_url)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.delenv("CELERY_BROKER_URL", raising=False)
+    flush_redis(redis_url)
+    _reset_process_state()
+    from sqlalchemy import text
+
+    from service.store import get_engine
+    from service.store.models import Base
+
+    with get_engine().begin() as conn:
+        names = ", ".join(t.name for t in Base.metadata.sorted_tables)
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    yield from _with_settings()
+
+
+@pytest.fixture
+def backbone_local(tmp_path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'camelot.sqlite3'}")
+    for var in ("REDIS_URL", "CELERY_BROKER_URL"):
+        monkeypatch.delenv(var, raising=False)
+    _reset_process_state()
+    from service.store import migrate
+
+    migrate()
+    yield from _with_settings()
+
+
+def _with_settings() -> Iterator[object]:
+    from service.chat import registry
+    from service.settings import get_settings
+
+    before = set(registry._factories)
+    yield get_settings()
+    for platform in set(registry._factories) - before:
+        registry.unregister(platform)
+    _reset_process_state()

@@ -1,0 +1,69 @@
+"""Sessions: the in-memory and Redis implementations behave the same."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from service.sessions import get_sessions
+
+
+@pytest.fixture(params=["backbone_local", "backbone_pg"])
+def sessions(request):
+    request.getfixturevalue(request.param)
+    return get_sessions()
+
+
+def test_state_cache_round_trip_and_drop(sessions):
+    assert sessions.get_state(7) is None
+    sessions.put_state(7, 12, b"\x00blob:with:colons")
+    assert sessions.get_state(7) == (12, b"\x00blob:with:colons")
+    sessions.drop_state(7)
+    assert sessions.get_state(7) is None
+
+
+def test_ui_state_and_message_ids(sessions):
+    sessions.set_ui("user", "telegram:1", {"level": "play", "map": {"1": "5:3:pass"}})
+    assert sessions.get_ui("user", "telegram:1") == {"level": "play", "map": {"1": "5:3:pass"}}
+    sessions.set_ui("chat", "c", {"x": 1}, ttl=0.05)
+    time.sleep(0.1)
+    assert sessions.get_ui("chat", "c") is None
+    sessions.clear_ui("user", "telegram:1")
+    assert sessions.get_ui("user", "telegram:1") is None
+    sessions.set_message_id("telegram", "-100", "board:1", "42")
+    assert sessions.get_message_id("telegram", "-100", "board:1") == "42"
+
+
+def test_mark_is_set_once(sessions):
+    assert sessions.mark("u:1") is True
+    assert sessions.mark("u:1") is False
+    assert sessions.marked("u:1") and not sessions.marked("u:2")
+
+
+def test_take_spaces_sends_and_consumes_all_buckets_or_none(sessions):
+    assert sessions.take([("chat:a", 0.2), ("global", 0.01)]) == 0
+    wait = sessions.take([("chat:a", 0.2), ("global", 0.01)])
+    assert 0.1 < wait <= 0.2
+    # chat:b is free, but the refused attempt above must not have consumed "global" beyond its first send
+    time.sleep(0.02)
+    assert sessions.take([("chat:b", 0.2), ("global", 0.01)]) == 0
+    sessions.penalize("chat:b", 0.5)
+    assert sessions.take([("chat:b", 0.2)]) > 0.3
+
+
+def test_lock_excludes_a_second_holder(sessions):
+    order: list[str] = []
+
+    def second() -> None:
+        with sessions.lock("g1"):
+            order.append("second")
+
+    with sessions.lock("g1"):
+        t = threading.Thread(target=second)
+        t.start()
+        time.sleep(0.1)
+        order.append("first")
+    t.join(5)
+    assert order == ["first", "second"]

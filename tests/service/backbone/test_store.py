@@ -1,0 +1,55 @@
+"""Storage: migrations, the refusal to run unmigrated, the action log's uniqueness, aware datetimes."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy.exc import IntegrityError
+
+from service.store import NotMigrated, dispose_all, ensure_migrated, migrate, session_scope
+from service.store.models import ActionRow, Deadline, GameRow
+
+
+def test_unmigrated_database_is_refused_then_migrate_fixes_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'fresh.sqlite3'}")
+    from service.settings import get_settings
+
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(NotMigrated, match="camelot migrate"):
+            ensure_migrated()
+        migrate()
+        ensure_migrated()
+    finally:
+        get_settings.cache_clear()
+        dispose_all()
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_action_log_rejects_a_second_action_with_the_same_seq(fixture, request):
+    request.getfixturevalue(fixture)
+    with session_scope() as s:
+        game = GameRow(kind="toy", config={}, seed=1, status="active")
+        s.add(game)
+        s.flush()
+        s.add(ActionRow(game_id=game.id, seq=1, seat=0, code="add:1"))
+        game_id = game.id
+    with pytest.raises(IntegrityError), session_scope() as s:
+        s.add(ActionRow(game_id=game_id, seq=1, seat=1, code="add:2"))
+    with session_scope() as s:
+        assert [a.code for a in s.query(ActionRow).filter_by(game_id=game_id)] == ["add:1"]
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_datetimes_come_back_aware_utc(fixture, request):
+    request.getfixturevalue(fixture)
+    due = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    with session_scope() as s:
+        game = GameRow(kind="toy", config={}, seed=1)
+        s.add(game)
+        s.flush()
+        s.add(Deadline(game_id=game.id, seat=0, seq=0, timing="turn", started_at=due, due_at=due, next_at=due))
+    with session_scope() as s:
+        row = s.query(Deadline).one()
+        assert row.due_at == due and row.due_at.tzinfo is not None
