@@ -1,0 +1,294 @@
+"""`MatrixAdapter`: the outbound side of Matrix behind `service.chat.base.ChatAdapter`.
+
+Choices become numbered lines (their map goes to `ChoiceMaps`), edits are `m.replace` events and the
+superseded versions of a group message are redacted (Matrix keeps edit history: for the card game an old
+board version would show Threat cards the players must remember), silence raises the room's
+`events_default` power level, direct rooms are created per player and recorded in `m.direct`.
+Errors map to the outbox's retry classes: 429 → RateLimited, network/5xx → TransientError,
+other refusals → PermanentError. A retried send reuses its transaction id, so Synapse stores it once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import uuid
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from typing import Any
+from urllib.parse import quote
+
+from aiohttp import ClientError
+from nio import (
+    AsyncClient,
+    DirectRoomsResponse,
+    ErrorResponse,
+    JoinedRoomsResponse,
+    RoomCreateResponse,
+    RoomGetStateEventResponse,
+    RoomPreset,
+    RoomSendResponse,
+    UploadResponse,
+)
+from nio.api import RelationshipType
+from PIL import Image
+
+from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError
+from service.matrix import numbered
+from service.matrix.choices import ChoiceMaps
+
+SILENCE_LEVEL = 50
+MSGTYPE = "m.notice"  # bots speak in notices, so other bots never answer them
+
+
+def _fail(resp: ErrorResponse) -> Exception:
+    status = resp.transport_response.status if resp.transport_response is not None else 0
+    if status == 429 or resp.status_code == "M_LIMIT_EXCEEDED":
+        return RateLimited((resp.retry_after_ms or 1000) / 1000)
+    if status >= 500 or status == 0:
+        return TransientError(f"{resp.status_code}: {resp.message}")
+    return PermanentError(f"{resp.status_code}: {resp.message}")
+
+
+def _forbidden(resp: Any) -> bool:
+    return isinstance(resp, ErrorResponse) and resp.status_code == "M_FORBIDDEN"
+
+
+@asynccontextmanager
+async def _network():
+    try:
+        yield
+    except (ClientError, TimeoutError) as exc:
+        raise TransientError(f"network: {exc!r}") from exc
+
+
+class MatrixAdapter:
+    """Outbound Matrix over one logged-in nio client.
+
+    `explain` gives the text sent once to a room whose power levels the bot may not change (so the
+    adapter needs no catalog of its own). With `encrypt_direct`, new direct rooms are end-to-end
+    encrypted; nio then encrypts every send to them, which needs this client's crypto store and sync
+    state, i.e. sending from the gateway process.
+    """
+
+    platform = "matrix"
+
+    def __init__(
+        self,
+        client: AsyncClient,
+        choices: ChoiceMaps,
+        *,
+        explain: Callable[[str], str],
+        encrypt_direct: bool = False,
+    ) -> None:
+        self.client = client
+        self.choices = choices
+        self.explain = explain
+        self.encrypt_direct = encrypt_direct
+        self._retry_txn: dict[str, str] = {}
+        self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
+
+    # --- sending ------------------------------------------------------------------------------
+    async def _send(self, room: str, event_type: str, content: dict[str, Any]) -> str:
+        key = hashlib.sha256(json.dumps([room, event_type, content], sort_keys=True).encode()).hexdigest()
+        txn = self._retry_txn.get(key) or uuid.uuid4().hex
+        try:
+            async with _network():
+                resp = await self.client.room_send(room, event_type, content, tx_id=txn, ignore_unverified_devices=True)
+            if not isinstance(resp, RoomSendResponse):
+                raise _fail(resp)
+        except (TransientError, RateLimited):
+            self._retry_txn[key] = txn  # the retry must reuse it: Synapse then answers with the same event
+            raise
+        self._retry_txn.pop(key, None)
+        return resp.event_id
+
+    async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
+        body, mapping = numbered.render(text, buttons)
+        event_id = await self._send(chat, "m.room.message", {"msgtype": MSGTYPE, "body": body})
+        if mapping:
+            self.choices.remember(chat, event_id, mapping)
+        return event_id
+
+    async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
+        body, mapping = numbered.render(text, buttons)
+        await self._replace(chat, message_id, {"msgtype": MSGTYPE, "body": body})
+        self.choices.remember(chat, message_id, mapping)
+
+    async def _replace(self, chat: str, message_id: str, new_content: dict[str, Any]) -> None:
+        content = {
+            **new_content,
+            "body": "* " + new_content["body"],
+            "m.new_content": new_content,
+            "m.relates_to": {"rel_type": "m.replace", "event_id": message_id},
+        }
+        latest = await self._send(chat, "m.room.message", content)
+        if not await self.is_direct(chat):
+            await self._redact_superseded(chat, message_id, keep=latest)
+
+    async def _redact_superseded(self, chat: str, message_id: str, keep: str) -> None:
+        """Redact every earlier edit of `message_id`: the room's history then shows only the current version."""
+        async with _network():
+            old = [
+                e.event_id
+                async for e in self.client.room_get_event_relations(chat, message_id, RelationshipType.replacement)
+                if e.event_id != keep
+            ]
+            for event_id in old:
+                resp = await self.client.room_redact(chat, event_id, reason="superseded", tx_id=f"redact-{event_id}")
+                if isinstance(resp, ErrorResponse):
+                    raise _fail(resp)
+
+    async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
+        content, mapping = await self._image_content(chat, photo, caption, buttons)
+        event_id = await self._send(chat, "m.room.message", content)
+        if mapping:
+            self.choices.remember(chat, event_id, mapping)
+        return event_id
+
+    async def edit_photo(
+        self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
+    ) -> None:
+        content, mapping = await self._image_content(chat, photo, caption, buttons)
+        await self._replace(chat, message_id, content)
+        self.choices.remember(chat, message_id, mapping)
+
+    async def _image_content(
+        self, chat: str, photo: bytes, caption: str, buttons: Keyboard | None
+    ) -> tuple[dict[str, Any], dict[str, str]]:
+        room = self.client.rooms.get(chat)
+        encrypt = bool(room and room.encrypted and self.client.olm)
+        with Image.open(io.BytesIO(photo)) as image:
+            width, height = image.size
+            mimetype = Image.MIME.get(image.format or "", "image/png")
+        async with _network():
+            resp, keys = await self.client.upload(
+                io.BytesIO(photo), content_type=mimetype, filename="board.png", filesize=len(photo), encrypt=encrypt
+            )
+        if not isinstance(resp, UploadResponse):
+            raise _fail(resp)
+        body, mapping = numbered.render(caption, buttons)
+        content: dict[str, Any] = {
+            "msgtype": "m.image",
+            "body": body or "board.png",
+            "filename": "board.png",
+            "info": {"mimetype": mimetype, "size": len(photo), "w": width, "h": height},
+        }
+        if keys is not None:
+            content["file"] = {**keys, "url": resp.content_uri}
+        else:
+            content["url"] = resp.content_uri
+        return content, mapping
+
+    async def delete(self, chat: str, message_id: str) -> None:
+        async with _network():
+            resp = await self.client.room_redact(chat, message_id, tx_id=f"redact-{message_id}")
+        if isinstance(resp, ErrorResponse):
+            raise _fail(resp)
+
+    # --- room state ---------------------------------------------------------------------------
+    async def _state(self, chat: str, event_type: str) -> dict[str, Any] | None:
+        async with _network():
+            resp = await self.client.room_get_state_event(chat, event_type)
+        if isinstance(resp, RoomGetStateEventResponse):
+            return dict(resp.content)
+        if resp.status_code == "M_NOT_FOUND":
+            return None
+        raise _fail(resp)
+
+    async def _put_state(self, chat: str, event_type: str, content: dict[str, Any]) -> bool:
+        """Write a state event; False when the bot lacks the power level for it."""
+        async with _network():
+            resp = await self.client.room_put_state(chat, event_type, content)
+        if _forbidden(resp):
+            return False
+        if isinstance(resp, ErrorResponse):
+            raise _fail(resp)
+        return True
+
+    async def pin(self, chat: str, message_id: str) -> bool:
+        pinned = (await self._state(chat, "m.room.pinned_events") or {}).get("pinned", [])
+        if message_id in pinned:
+            return True
+        return await self._put_state(chat, "m.room.pinned_events", {"pinned": [*pinned, message_id]})
+
+    async def set_silence(self, chat: str, on: bool) -> bool:
+        """Raise `events_default` to 50 (members at level 0 cannot send) or back to 0.
+
+        The bot needs the level that changing power levels requires; without it the room is told once why.
+        """
+        levels = await self._state(chat, "m.room.power_levels") or {}
+        target = SILENCE_LEVEL if on else 0
+        if levels.get("events_default", 0) == target:
+            return True
+        # The server judges the bot's power (room creators have unlimited power from room version 12 on).
+        if await self._put_state(chat, "m.room.power_levels", {**levels, "events_default": target}):
+            return True
+        if self.choices.first_time(chat, "silence-power"):
+            await self.send_text(chat, self.explain("silence_no_power"))
+        return False
+
+    # --- direct rooms -------------------------------------------------------------------------
+    async def _direct_map(self) -> dict[str, str]:
+        """user → the direct room the bot is still in, from the account's `m.direct` (the server's truth)."""
+        if self._direct is None:
+            async with _network():
+                listed = await self.client.list_direct_rooms()
+                joined = await self.client.joined_rooms()
+            if not isinstance(joined, JoinedRoomsResponse):
+                raise _fail(joined)
+            rooms = listed.rooms if isinstance(listed, DirectRoomsResponse) else {}
+            self._direct = {
+                user: next(r for r in reversed(ids) if r in joined.rooms)
+                for user, ids in rooms.items()
+                if any(r in joined.rooms for r in ids)
+            }
+        return self._direct
+
+    async def is_direct(self, chat: str) -> bool:
+        return chat in (await self._direct_map()).values()
+
+    async def direct_chat(self, user: str) -> str | None:
+        """The bot's direct room with `user`, created (invite, `is_direct`, maybe encrypted) on first need."""
+        direct = await self._direct_map()
+        if user in direct:
+            return direct[user]
+        initial_state = []
+        if self.encrypt_direct and self.client.olm:
+            initial_state.append(
+                {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+            )
+        async with _network():
+            resp = await self.client.room_create(
+                is_direct=True, invite=[user], preset=RoomPreset.private_chat, initial_state=initial_state
+            )
+        if not isinstance(resp, RoomCreateResponse):
+            raise _fail(resp)
+        direct[user] = resp.room_id
+        await self._save_direct_map(direct)
+        return resp.room_id
+
+    async def _save_direct_map(self, direct: dict[str, str]) -> None:
+        """Record the direct rooms in `m.direct` account data (the server does not do it for the creator)."""
+        async with _network():
+            listed = await self.client.list_direct_rooms()
+        content = dict(listed.rooms) if isinstance(listed, DirectRoomsResponse) else {}
+        for user, room in direct.items():
+            content[user] = [*[r for r in content.get(user, []) if r != room], room]
+        await self._raw("PUT", f"/user/{quote(self.client.user_id)}/account_data/m.direct", content)
+
+    async def _raw(self, method: str, path: str, body: dict[str, Any]) -> None:
+        """A client-server API call nio has no method for."""
+        headers = {"Authorization": f"Bearer {self.client.access_token}", "Content-Type": "application/json"}
+        async with _network():
+            resp = await self.client.send(method, "/_matrix/client/v3" + path, json.dumps(body), headers)
+            status = resp.status
+            text = await resp.text()
+        if status == 429:
+            raise RateLimited(json.loads(text).get("retry_after_ms", 1000) / 1000)
+        if status >= 500:
+            raise TransientError(text)
+        if status >= 400:
+            raise PermanentError(text)
+

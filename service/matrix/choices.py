@@ -1,0 +1,56 @@
+"""Which number means which choice, per room: the map written when a message with choices is sent or
+edited, read when a player answers with a number, a reply or a reaction.
+
+Kept in the sessions' per-chat UI state (shared by the gateway and the workers that deliver), so a
+restart of either loses nothing. Only the last few menus of a room are kept: an answer to an older
+one is stale ("this choice has expired").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+PLATFORM = "matrix"
+KEEP_MENUS = 5
+
+
+class ChatUIState(Protocol):
+    """The slice of `service.sessions` used here: a JSON-able dict per (platform, chat)."""
+
+    def get_chat_ui(self, platform: str, chat: str) -> dict[str, Any] | None: ...
+
+    def set_chat_ui(self, platform: str, chat: str, state: dict[str, Any]) -> None: ...
+
+
+class ChoiceMaps:
+    def __init__(self, ui: ChatUIState) -> None:
+        self.ui = ui
+
+    def _state(self, room: str) -> dict[str, Any]:
+        return dict(self.ui.get_chat_ui(PLATFORM, room) or {})
+
+    def remember(self, room: str, event_id: str, mapping: dict[str, str]) -> None:
+        """Make `mapping` the room's current menu, offered by `event_id` (an edit replaces its own entry)."""
+        state = self._state(room)
+        menus = [m for m in state.get("menus", []) if m[0] != event_id]
+        if mapping:
+            menus.append([event_id, mapping])
+        state["menus"] = menus[-KEEP_MENUS:]
+        self.ui.set_chat_ui(PLATFORM, room, state)
+
+    def lookup(self, room: str, number: int, event_id: str | None = None) -> str | None:
+        """The button data behind `number` in the menu of `event_id` (or the latest menu); None if stale or unknown."""
+        menus = self._state(room).get("menus", [])
+        if event_id is not None:
+            menus = [m for m in menus if m[0] == event_id]
+        return menus[-1][1].get(str(number)) if menus else None
+
+    def first_time(self, room: str, flag: str) -> bool:
+        """True once per room and flag (e.g. an explanation given only once), False afterwards."""
+        state = self._state(room)
+        flags = state.get("flags", [])
+        if flag in flags:
+            return False
+        state["flags"] = [*flags, flag]
+        self.ui.set_chat_ui(PLATFORM, room, state)
+        return True

@@ -1,0 +1,78 @@
+"""Real Matrix clients (matrix-nio, end-to-end capable) acting as players: they join what they are
+invited to, keep every event they see per room (decrypted when they can), and answer with messages."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from nio import AsyncClient, AsyncClientConfig, InviteMemberEvent, MegolmEvent, SyncResponse
+
+from service.matrix.client import keep_keys
+
+
+class Player:
+    def __init__(self, client: AsyncClient) -> None:
+        self.client = client
+        self.events: dict[str, list[Any]] = defaultdict(list)  # room → nio events in arrival order
+        self.undecryptable = 0
+
+    @property
+    def user_id(self) -> str:
+        return self.client.user_id
+
+    async def sync(self, timeout_ms: int = 0) -> None:
+        resp = await self.client.sync(timeout=timeout_ms)
+        if not isinstance(resp, SyncResponse):
+            raise RuntimeError(f"sync failed: {resp}")
+        for room_id, info in resp.rooms.invite.items():
+            if any(isinstance(e, InviteMemberEvent) and e.state_key == self.user_id for e in info.invite_state):
+                await self.client.join(room_id)
+        for room_id, info in resp.rooms.join.items():
+            for event in info.timeline.events:
+                if isinstance(event, MegolmEvent):
+                    self.undecryptable += 1
+                self.events[room_id].append(event)
+        await keep_keys(self.client)
+
+    async def wait_for(self, check: Callable[[Player], Any], timeout: float = 15.0) -> Any:
+        """Sync until `check(self)` is truthy; returns its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = check(self)
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.user_id}: condition not met in {timeout}s")
+            await self.sync(timeout_ms=300)
+
+    def bodies(self, room: str) -> list[str]:
+        return [e.body for e in self.events[room] if hasattr(e, "body") and isinstance(e.body, str)]
+
+    async def say(self, room: str, text: str) -> Any:
+        return await self.client.room_send(
+            room, "m.room.message", {"msgtype": "m.text", "body": text}, ignore_unverified_devices=True
+        )
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+async def login(url: str, user_id: str, password: str, *, encryption: bool = True) -> Player:
+    store = tempfile.mkdtemp(prefix="camelot-player-")
+    config = AsyncClientConfig(encryption_enabled=encryption, store_sync_tokens=False, max_timeouts=3)
+    client = AsyncClient(url, user_id, store_path=store, config=config)
+    await client.login(password)
+    player = Player(client)
+    await player.sync()
+    return player
+
+
+async def settle(*players: Player, rounds: int = 2) -> None:
+    """Let every client catch up (joins, keys) before a check."""
+    for _ in range(rounds):
+        await asyncio.gather(*(p.sync(timeout_ms=100) for p in players))

@@ -1,0 +1,231 @@
+"""MatrixAdapter against a real Synapse: what players' own clients see, not what the adapter believes."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import tempfile
+
+import httpx
+import pytest
+from matrix_players import Player, login, settle
+from nio import RoomPreset, RoomSendError
+from PIL import Image
+
+from service.chat.base import Button, TransientError
+from service.matrix.adapter import MatrixAdapter
+from service.matrix.choices import ChoiceMaps
+from service.matrix.client import connect
+from service.matrix.login_store import LoginStore
+
+pytestmark = pytest.mark.e2e
+
+
+class MemoryUI:
+    """Per-chat UI state in a dict (the sessions interface ChoiceMaps needs)."""
+
+    def __init__(self) -> None:
+        self.data: dict[tuple[str, str], dict] = {}
+
+    def get_chat_ui(self, platform: str, chat: str) -> dict | None:
+        return self.data.get((platform, chat))
+
+    def set_chat_ui(self, platform: str, chat: str, state: dict) -> None:
+        self.data[(platform, chat)] = state
+
+
+async def _bot(hs, name: str, store: str | None = None, encrypt: bool = False) -> tuple[MatrixAdapter, ChoiceMaps]:
+    if (hs.user_id(name)) not in hs.users:
+        hs.register(name)
+    client, _ = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)],
+                              store or tempfile.mkdtemp(), encryption=encrypt)
+    await client.sync(timeout=0)
+    choices = ChoiceMaps(MemoryUI())
+    return MatrixAdapter(client, choices, explain=lambda key: f"explain:{key}", encrypt_direct=encrypt), choices
+
+
+async def _player(hs, name: str, encryption: bool = False) -> Player:
+    user_id, password = hs.register(name)
+    return await login(hs.url, user_id, password, encryption=encryption)
+
+
+async def _group(adapter: MatrixAdapter, *players: Player) -> str:
+    resp = await adapter.client.room_create(invite=[p.user_id for p in players], preset=RoomPreset.private_chat)
+    await settle(*players)
+    return resp.room_id
+
+
+async def _history(player: Player, room: str) -> list[dict]:
+    """Every event of the room exactly as the server gives it to a member now: ciphertext stays ciphertext,
+    redacted events have lost their content."""
+    async with httpx.AsyncClient() as http:
+        r = await http.get(
+            f"{player.client.homeserver}/_matrix/client/v3/rooms/{room}/messages",
+            params={"dir": "b", "limit": 500},
+            headers={"Authorization": f"Bearer {player.client.access_token}"},
+        )
+    r.raise_for_status()
+    return r.json()["chunk"]
+
+
+def test_choices_edit_and_superseded_versions_redacted(homeserver):
+    async def scenario():
+        bot, choices = await _bot(homeserver, "bot_edit")
+        alice = await _player(homeserver, "alice_edit")
+        room = await _group(bot, alice)
+        keyboard = [[Button("Join", "L1:join"), Button("Leave", "L1:leave")], [Button("Start", "L1:start")]]
+        first = await bot.send_text(room, "Lobby: threat A", keyboard)
+        await alice.wait_for(lambda p: any("3. Start" in b for b in p.bodies(room)))
+        assert choices.lookup(room, 3) == "L1:start"
+        assert choices.lookup(room, 4) is None
+        for text in ("Lobby: threat B", "Lobby: threat C", "Lobby: threat D"):
+            await bot.edit_text(room, first, text, [[Button("Play", "7:3:play")]])
+        assert choices.lookup(room, 1) == "7:3:play" and choices.lookup(room, 2) is None
+        assert choices.lookup(room, 1, event_id=first) == "7:3:play"
+        assert choices.lookup(room, 1, event_id="$unknown") is None
+        history = await _history(alice, room)
+        texts = [str(e.get("content")) for e in history]
+        assert any("threat D" in t for t in texts)
+        assert not any("threat B" in t or "threat C" in t for t in texts), texts
+        edits = [e for e in history if e["type"] == "m.room.message" and e["event_id"] != first]
+        live = [e for e in edits if e.get("content")]
+        assert len(live) == 1 and len(edits) == 3
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_silence_blocks_members_and_restores(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_silence")
+        alice = await _player(homeserver, "alice_silence")
+        room = await _group(bot, alice)
+        assert await bot.set_silence(room, True)
+        refused = await alice.say(room, "psst")
+        assert isinstance(refused, RoomSendError) and refused.status_code == "M_FORBIDDEN"
+        assert await bot.set_silence(room, True)  # already silent: nothing to change
+        assert await bot.set_silence(room, False)
+        assert not isinstance(await alice.say(room, "hello again"), RoomSendError)
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_silence_without_power_explains_once(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_weak")
+        alice = await _player(homeserver, "alice_owner")
+        resp = await alice.client.room_create(invite=[bot.client.user_id])
+        room = resp.room_id
+        await bot.client.join(room)
+        assert await bot.set_silence(room, True) is False
+        assert await bot.set_silence(room, True) is False
+        await alice.wait_for(lambda p: "explain:silence_no_power" in p.bodies(room))
+        await settle(alice)
+        assert alice.bodies(room).count("explain:silence_no_power") == 1
+        assert not isinstance(await alice.say(room, "still free"), RoomSendError)
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_direct_room_encrypted_reaches_only_its_player(homeserver):
+    async def scenario():
+        store = tempfile.mkdtemp()
+        bot, _ = await _bot(homeserver, "bot_direct", store=store, encrypt=True)
+        alice = await _player(homeserver, "alice_direct", encryption=True)
+        bob = await _player(homeserver, "bob_direct", encryption=True)
+        room = await bot.direct_chat(alice.user_id)
+        assert await bot.direct_chat(alice.user_id) == room
+        await alice.wait_for(lambda p: room in p.client.rooms)
+        await settle(alice, bob)
+        await bot.client.sync(timeout=0)
+        await bot.client.keys_query()
+        await bot.send_text(room, "Your hand: Merlin, Fight 3", [[Button("Play Merlin", "9:1:play:0")]])
+        await alice.wait_for(lambda p: any("Your hand: Merlin" in b for b in p.bodies(room)))
+        assert alice.client.rooms[room].encrypted
+        raw = await _history(alice, room)
+        assert all("Merlin" not in str(e.get("content")) for e in raw)  # on the wire it is ciphertext
+        await settle(bob)
+        assert room not in bob.client.rooms and not any("Merlin" in b for r in bob.events for b in bob.bodies(r))
+        assert room in (await bot.client.list_direct_rooms()).rooms[alice.user_id]  # m.direct recorded
+        # A restarted gateway (same store: same device, no new login) finds the same direct room.
+        await bot.client.close()
+        again, _ = await _bot(homeserver, "bot_direct", store=store, encrypt=True)
+        assert again.client.device_id == bot.client.device_id
+        assert await again.direct_chat(alice.user_id) == room
+        await again.client.close()
+        await alice.close()
+        await bob.close()
+
+    asyncio.run(scenario())
+
+
+def test_photo_upload(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_photo")
+        alice = await _player(homeserver, "alice_photo")
+        room = await _group(bot, alice)
+        buf = io.BytesIO()
+        Image.new("RGB", (40, 30), "red").save(buf, "PNG")
+        event_id = await bot.send_photo(room, buf.getvalue(), "Board")
+        event = await alice.wait_for(lambda p: next((e for e in p.events[room] if e.event_id == event_id), None))
+        assert event.source["content"]["info"]["w"] == 40
+        downloaded = await alice.client.download(event.source["content"]["url"])
+        assert downloaded.body == buf.getvalue()
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_retried_send_reuses_transaction_id(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_retry")
+        alice = await _player(homeserver, "alice_retry")
+        room = await _group(bot, alice)
+        real_send = bot.client.room_send
+        calls = []
+
+        async def lost_answer(*args, **kwargs):
+            """The server stores the message but the answer never arrives (a dropped connection)."""
+            calls.append(kwargs["tx_id"])
+            resp = await real_send(*args, **kwargs)
+            if len(calls) == 1:
+                raise TimeoutError("answer lost")
+            return resp
+
+        bot.client.room_send = lost_answer
+        with pytest.raises(TransientError):
+            await bot.send_text(room, "only once")
+        event_id = await bot.send_text(room, "only once")
+        assert calls[0] == calls[1]
+        history = await _history(alice, room)
+        copies = [e for e in history if e.get("content", {}).get("body") == "only once"]
+        assert [e["event_id"] for e in copies] == [event_id]
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_login_is_reused_across_restarts(homeserver):
+    async def scenario():
+        store = tempfile.mkdtemp()
+        homeserver.register("bot_login")
+        first, login = await connect(homeserver.url, homeserver.user_id("bot_login"),
+                                     homeserver.users[homeserver.user_id("bot_login")], store, encryption=False)
+        before = {d.id for d in (await first.devices()).devices}
+        await first.close()
+        second, again = await connect(homeserver.url, homeserver.user_id("bot_login"), None, store, encryption=False)
+        assert (again.device_id, again.access_token) == (login.device_id, login.access_token)
+        after = {d.id for d in (await second.devices()).devices}
+        assert login.device_id in after and after == before  # no second login, no new device
+        LoginStore(store).save_next_batch(again, "s1_2_3")
+        assert LoginStore(store).load().next_batch == "s1_2_3"
+        await second.close()
+
+    asyncio.run(scenario())
