@@ -38,3 +38,8 @@ class Presentation:
     silence: bool | None = None
     mentions: list[int] = field(default_factory=list)
     board_image: bytes | None = None
+
+
+from service.render.present import panel, present  # noqa: E402 - the contract's dataclasses come first
+
+__all__ = ["Panel", "Presentation", "panel", "present"]

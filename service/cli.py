@@ -1,0 +1,98 @@
+"""The `camelot` command: play a local game, run the gateways, the worker and beat, migrate, benchmark.
+
+Every subcommand imports what it needs when it runs, so `camelot play` starts without Telegram, Matrix or
+Celery being configured, and a gateway's dependencies are loaded only by the gateway that needs them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(help="Shadows over Camelot by message: Telegram, Matrix and the terminal.", no_args_is_help=True)
+bench = typer.Typer(help="Benchmarks.", no_args_is_help=True)
+app.add_typer(bench, name="bench")
+
+PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+@app.command()
+def play(
+    game: Annotated[str, typer.Option(help="board or cards")] = "board",
+    players: Annotated[int, typer.Option(help="number of seats")] = 0,
+    bots: Annotated[int, typer.Option(help="seats played by bots (the others are you, in turn)")] = -1,
+    seed: Annotated[int, typer.Option(help="random seed of the game")] = 1,
+    lang: Annotated[str, typer.Option(help="language: en, cs, pl, nl, ro, it")] = "en",
+    quiet: Annotated[bool, typer.Option(help="all-bot games: print only the result")] = False,
+) -> None:
+    """Play in the terminal through the full pipeline (embedded defaults: SQLite, in-process tasks, in-memory sessions).
+
+    With every seat a bot the game runs to its end without input and prints the result and the number of moves.
+    """
+    from service.chat import console
+
+    if game not in ("board", "cards"):
+        raise typer.BadParameter("game must be board or cards")
+    players = players or (4 if game == "board" else 3)
+    bots = players - 1 if bots < 0 else min(bots, players)
+    outcome = console.play(game, players=players, bots=bots, seed=seed, lang=lang, quiet=quiet)
+    typer.echo(outcome.summary)
+    if not outcome.finished:
+        raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    telegram: Annotated[bool, typer.Option("--telegram", help="run the Telegram gateway")] = False,
+    matrix: Annotated[bool, typer.Option("--matrix", help="run the Matrix gateway")] = False,
+) -> None:
+    """Run a chat gateway (the Procfile's `gateway` process)."""
+    if telegram == matrix:
+        raise typer.BadParameter("choose exactly one of --telegram or --matrix")
+    module = importlib.import_module("service.telegram" if telegram else "service.matrix")
+    module.run()
+
+
+@app.command(context_settings=PASS_THROUGH)
+def worker(ctx: typer.Context) -> None:
+    """Run a Celery worker; extra arguments go to Celery (e.g. `--concurrency 2`)."""
+    _celery(["worker", *ctx.args])
+
+
+@app.command(context_settings=PASS_THROUGH)
+def beat(ctx: typer.Context) -> None:
+    """Run Celery beat (deadline scans); extra arguments go to Celery."""
+    _celery(["beat", *ctx.args])
+
+
+def _celery(argv: list[str]) -> None:
+    from workers.app import app as celery_app
+
+    celery_app.start(argv)
+
+
+@app.command()
+def migrate() -> None:
+    """Bring the database schema up to date (Alembic `upgrade head`)."""
+    from service.store import migrations
+
+    migrations.upgrade()
+    typer.echo("database is up to date")
+
+
+@bench.command("engine", context_settings=PASS_THROUGH)
+def bench_engine(ctx: typer.Context) -> None:
+    """Random complete games in one process: `camelot bench engine --game board --seconds 10`."""
+    from engine import bench as engine_bench
+
+    engine_bench.main(list(ctx.args))
+
+
+@bench.command("pipeline", context_settings=PASS_THROUGH)
+def bench_pipeline(ctx: typer.Context) -> None:
+    """Concurrent bot games through a real Celery worker, Redis and PostgreSQL."""
+    from workers import bench as workers_bench
+
+    workers_bench.pipeline(list(ctx.args))

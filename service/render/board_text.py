@@ -1,0 +1,237 @@
+"""Text of the board game: the group's board summary, a seat's private panel, menu labels and event lines.
+
+Input is always an engine view (`engine/board/views.py` documents its keys): the public view for the board,
+a seat's view for its panel. Lines are short: they are read on phones.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.board import catalogue as cat
+from engine.core.actions import Action
+from engine.core.events import Event
+from service.render import names as nm
+from service.render.i18n import has, t, tn
+
+GAME = "board"
+FIGHT_QUESTS = ("black_knight", "lancelot", "dragon")
+QUEST_ORDER = ("black_knight", "lancelot", "dragon", "excalibur", "grail", "picts", "saxons")
+
+
+def _seat_name(names: dict[int, str], seat: Any) -> str:
+    return names.get(seat, f"#{seat}") if isinstance(seat, int) else str(seat)
+
+
+def _where(lang: str, location: str) -> str:
+    return nm.quest(lang, GAME, location)
+
+
+def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int | None) -> str:
+    name = _seat_name(names, s["seat"])
+    marker = "▶ " if s["seat"] == current else "• "
+    if s.get("revealed"):
+        return marker + t(lang, "board.seat.traitor", name=name, knight=nm.knight(lang, GAME, s["knight"]))
+    if not s.get("alive", True):
+        return marker + t(lang, "board.seat.dead", name=name, knight=nm.knight(lang, GAME, s["knight"]))
+    line = t(
+        lang,
+        "board.seat.line",
+        name=name,
+        knight=nm.knight(lang, GAME, s["knight"]),
+        life=s["life"],
+        where=_where(lang, s["location"]),
+        cards=s["hand"],
+    )
+    extras = [nm.relic(lang, r) for r in s.get("relics", [])]
+    if s.get("loyalty") == "loyal":
+        extras.append(t(lang, "board.seat.shown_loyal"))
+    if s.get("has_accused"):
+        extras.append(t(lang, "board.seat.has_accused"))
+    return marker + line + (" · " + ", ".join(extras) if extras else "")
+
+
+def _value(card: str, quest: str) -> str:
+    """The number a fight card shows on `quest` (Lancelot/Dragon cards have one value per side)."""
+    if card == "hidden":
+        return "🂠"
+    if card in cat.LANCELOT_VALUE:
+        return str(cat.LANCELOT_VALUE[card][1 if quest == "dragon" else 0])
+    return str(cat.FIGHT_VALUE.get(card) or cat.BLACK_KNIGHT_VALUE.get(card) or "?")
+
+
+def _values(cards: list[str], quest: str, sep: str = "+") -> str:
+    return sep.join(_value(c, quest) for c in cards) or "–"
+
+
+def _quest_line(lang: str, quest: str, q: dict[str, Any], names: dict[int, str]) -> str:
+    title = nm.quest(lang, GAME, quest)
+    if not q.get("open", True):
+        return t(lang, "board.quest.over", quest=title)
+    if quest in FIGHT_QUESTS:
+        body = t(lang, "board.quest.fight", white=_values(q["white"], quest), black=_values(q["black"], quest))
+    elif quest == "excalibur":
+        body = t(lang, "board.quest.excalibur_track", position=q["position"], win=q["win"])
+    elif quest == "grail":
+        marks = {"grail": "🏆", None: "·", "despair": "✖", "desolation": "✖"}
+        body = "".join(marks.get(spot, "✖") for spot in q["spots"])
+        if q.get("dark_forest"):
+            body += " " + t(lang, "board.quest.dark_forest")
+    else:
+        body = t(
+            lang,
+            "board.quest.war",
+            run=_values(q["white"], quest, ","),
+            figures=q["figures"],
+        )
+        if q.get("mordred"):
+            body += " " + t(lang, "board.quest.mordred")
+    knights = q.get("knights") or []
+    present = (" ← " + ", ".join(_seat_name(names, k) for k in knights)) if knights else ""
+    return f"{title}: {body}{present}"
+
+
+def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
+    """The group's board summary, from the public view only."""
+    result = view.get("result")
+    lines = [t(lang, "board.title", turn=view.get("turn", 0))]
+    lines.append(
+        t(
+            lang,
+            "board.counters",
+            white=view["swords"]["white"],
+            black=view["swords"]["black"],
+            engines=view["siege_engines"],
+        )
+    )
+    current = None if result else view.get("current")
+    lines += [_seat_line(lang, s, names, current) for s in view["seats"]]
+    lines.append("")
+    lines += [_quest_line(lang, q, view["quests"][q], names) for q in QUEST_ORDER if q in view["quests"]]
+    in_play = [nm.board_card(lang, c) for c in ("vivien", "mists_of_avalon") if view.get(c)]
+    if view.get("heroism"):
+        in_play.append(t(lang, "board.heroism_on", quest=nm.quest(lang, GAME, view["heroism"])))
+    if in_play:
+        lines.append(t(lang, "board.in_play", cards=", ".join(in_play)))
+    if view.get("drawn") and view.get("phase") != "face":
+        lines.append(t(lang, "board.drawn", card=nm.board_card(lang, view["drawn"])))
+    if view.get("table"):
+        lines.append(t(lang, "board.table", cards=", ".join(nm.board_card(lang, c) for c in view["table"])))
+    lines.append(t(lang, "board.decks", white=view["decks"]["white"], black=view["decks"]["black"]))
+    if result:
+        lines.append("")
+        lines.append(result_line(lang, result, names))
+    return "\n".join(lines)
+
+
+def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str:
+    winner = result.get("winner")
+    head = t(lang, f"result.{winner}") if winner else t(lang, "result.none")
+    reason = result.get("reason")
+    if reason and has(f"board.reason.{reason}"):
+        head += " " + t(lang, f"board.reason.{reason}")
+    traitors = [names.get(i, f"#{i}") for i, lo in enumerate(result.get("loyalty") or []) if lo == "traitor"]
+    if traitors:
+        head += "\n" + t(lang, "result.traitors", names=", ".join(traitors))
+    return head
+
+
+def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
+    """A seat's own knight, loyalty, hand and secret knowledge."""
+    you = view["you"]
+    me = view["seats"][seat]
+    lines = [
+        t(lang, "board.you.header", name=_seat_name(names, seat), knight=nm.knight(lang, GAME, me["knight"]))
+        + (" · ❤" + str(me["life"]) if me.get("alive", True) and not me.get("revealed") else ""),
+        t(lang, "you.loyalty", loyalty=nm.loyalty(lang, you.get("loyalty"))),
+    ]
+    hand = you.get("hand") or []
+    cards = ", ".join(nm.board_card(lang, c) for c in hand) if hand else t(lang, "you.no_cards")
+    lines.append(tn(lang, "you.hand", len(hand), cards=cards))
+    if you.get("black_top"):
+        lines.append(t(lang, "board.you.black_top", cards=", ".join(nm.board_card(lang, c) for c in you["black_top"])))
+    for fd in you.get("face_down") or []:
+        lines.append(
+            t(
+                lang,
+                "board.you.face_down",
+                card=nm.board_card(lang, fd["card"]),
+                quest=nm.quest(lang, GAME, fd["quest"]),
+            )
+        )
+    return "\n".join(lines)
+
+
+def prompt_line(kind: str, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
+    key = f"board.prompt.{kind}"
+    return "👉 " + (t(lang, key) if has(key) else t(lang, "prompt.generic"))
+
+
+def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str) -> str:
+    """Render one action argument: a seat, a card, a quest, a knight, or a plain number/word."""
+    if isinstance(value, int):
+        if kind in SEAT_KINDS and value < len(view["seats"]):
+            return _seat_name(names, value)
+        return str(value)
+    for key in (f"board.quest.{value}", f"board.knight.{value}", f"board.relic.{value}", f"board.word.{value}"):
+        if has(key):
+            return t(lang, key)
+    return nm.board_card(lang, value) if has(f"board.card.{value}") or "_" in value else value
+
+
+SEAT_KINDS = frozenset(("accuse", "give", "exchange", "revive", "target", "take", "assign", "volunteer", "pick"))
+
+
+def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
+    """A short button label for one action."""
+    head = t(lang, f"board.action.{action.kind}")
+    if not action.args:
+        return head
+    args = " ".join(_arg(lang, a, view, names, action.kind) for a in action.args)
+    return f"{head}: {args}"
+
+
+def kind_label(kind: str, count: int, lang: str) -> str:
+    return f"{t(lang, f'board.action.{kind}')} ({count})"
+
+
+def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("seat", "by", "target", "winner_seat", "drawer", "player", "accuser", "accused") and isinstance(
+            value, int
+        ):
+            out[key] = _seat_name(names, value)
+        elif key == "seats" and isinstance(value, list):
+            out[key] = ", ".join(_seat_name(names, v) for v in value)
+        elif key in ("card", "top") and isinstance(value, str):
+            out[key] = nm.board_card(lang, value)
+        elif key == "cards" and isinstance(value, list):
+            out[key] = ", ".join(nm.board_card(lang, c) for c in value)
+        elif key in ("quest", "location", "to", "frm") and isinstance(value, str):
+            out[key] = nm.quest(lang, GAME, value)
+        elif key == "knight" and isinstance(value, str):
+            out[key] = nm.knight(lang, GAME, value)
+        elif key == "relic" and isinstance(value, str):
+            out[key] = nm.relic(lang, value)
+        elif key == "loyalty" and isinstance(value, str):
+            out[key] = nm.loyalty(lang, value)
+        else:
+            out[key] = value
+    return out
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str]) -> str | None:
+    """A line for an event worth telling (a key `board.event.<kind>` exists), else None.
+
+    `seat` is None for the group (public events only), else the private recipient.
+    """
+    key = f"board.event.{event.kind}" if event.public else f"board.private.{event.kind}"
+    if not has(key):
+        return None
+    return t(lang, key).format_map(_Missing(_event_values(lang, event.data, names)))

@@ -1,0 +1,113 @@
+"""Decision menus: a seat's legal actions as buttons that fit phones and Telegram's limits.
+
+Few choices give one level of buttons. Many give two: the first level lists the action kinds (`@kind`), the
+second the choices of one kind, with a back button (`@`); a kind with more choices than fit on one screen is
+paged (`@kind:page`). Every legal action is always reachable. Limits: 8 buttons a row (we use fewer for
+readability), 100 buttons in all, callback data within 64 bytes (`service.callback.pack` enforces it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core.actions import Action
+from service.callback import pack
+from service.chat.base import Button, Keyboard
+from service.render.i18n import t
+
+MAX_ROW = 8
+MAX_BUTTONS = 100
+ONE_LEVEL_MAX = 10  # up to this many choices: a single level
+PAGE_SIZE = 48  # choices per page on the second level (plus navigation buttons)
+ROW_WIDTH = 2  # labels are words, not digits: two a row read best on a phone
+SHORT_ROW_WIDTH = 4  # when every label is short (≤ 6 characters)
+LABEL_MAX = 28
+
+Labeler = Callable[[Action], str]
+
+
+def short(label: str, limit: int = LABEL_MAX) -> str:
+    """Trim a label for a phone button."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def _rows(buttons: list[Button]) -> Keyboard:
+    width = SHORT_ROW_WIDTH if all(len(b.label) <= 6 for b in buttons) else ROW_WIDTH
+    return [buttons[i : i + width] for i in range(0, len(buttons), width)]
+
+
+def parse_level(level: str | None) -> tuple[str | None, int]:
+    """`None` → top level; `"kind"` or `"kind:2"` → that kind's choices, page 2 (pages count from 0)."""
+    if not level:
+        return None, 0
+    kind, _, page = level.partition(":")
+    return kind, int(page) if page.isdigit() else 0
+
+
+def build(
+    actions: list[Action],
+    encode: Callable[[Action], str],
+    label: Labeler,
+    kind_label: Callable[[str, int], str],
+    *,
+    game_id: int,
+    seq: int,
+    lang: str,
+    level: str | None = None,
+) -> Keyboard | None:
+    """The keyboard for `actions` at menu `level`; None when there is nothing to decide."""
+    if not actions:
+        return None
+
+    def data(code: str) -> str:
+        return pack(game_id, seq, code)
+
+    if len(actions) <= ONE_LEVEL_MAX:
+        return _rows([Button(short(label(a)), data(encode(a))) for a in actions])
+    kinds: dict[str, list[Action]] = {}
+    for a in actions:
+        kinds.setdefault(a.kind, []).append(a)
+    kind, page = parse_level(level)
+    if kind not in kinds:
+        if len(kinds) == 1:  # one kind: skip the first level
+            kind = next(iter(kinds))
+        else:
+            first = [Button(short(kind_label(k, len(v))), data("@" + k)) for k, v in kinds.items()]
+            return _rows(first)
+    choices = kinds[kind]
+    pages = max(1, -(-len(choices) // PAGE_SIZE))
+    page = min(page, pages - 1)
+    chunk = choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    rows = _rows([Button(short(label(a)), data(encode(a))) for a in chunk])
+    nav: list[Button] = []
+    if len(kinds) > 1:
+        nav.append(Button(t(lang, "menu.back"), data("@")))
+    if page > 0:
+        nav.append(Button(t(lang, "menu.prev"), data(f"@{kind}:{page - 1}")))
+    if page + 1 < pages:
+        nav.append(Button(t(lang, "menu.next"), data(f"@{kind}:{page + 1}")))
+    if nav:
+        rows.append(nav)
+    return rows
+
+
+def reachable(keyboard_at: Callable[[str | None], Keyboard | None]) -> set[str]:
+    """Every action code reachable by walking a menu from the top (used by tests and the console)."""
+    seen_levels: set[str | None] = set()
+    codes: set[str] = set()
+    todo: list[str | None] = [None]
+    while todo:
+        level = todo.pop()
+        if level in seen_levels:
+            continue
+        seen_levels.add(level)
+        for row in keyboard_at(level) or []:
+            for button in row:
+                code = button.data.split(":", 2)[2]
+                if code == "@":
+                    todo.append(None)
+                elif code.startswith("@"):
+                    todo.append(code[1:])
+                else:
+                    codes.add(code)
+    return codes
