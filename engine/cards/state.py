@@ -8,6 +8,7 @@ the Threat pile's top card is the end of `threat`. Loyalty cards live in slots: 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 from engine.cards.catalogue import (
@@ -40,7 +41,7 @@ class State:
         "aside", "white", "black", "loy", "revealed", "accused", "accusations", "known", "looks", "knight_deck",
         "knights", "knights_played", "tristan_seen", "deck_known", "tristan_used", "silence", "morgan1", "morgan2",
         "morgan2_count", "token", "token_by", "current", "turn", "phase", "window", "after", "actor", "held",
-        "quest", "res", "traitor_hand", "gawain_hand", "vivien", "end_done", "end_flips", "result",
+        "quest", "accusing", "res", "traitor_hand", "gawain_hand", "vivien", "end_done", "end_flips", "result",
     )
 
     def copy(self) -> State:
@@ -58,7 +59,7 @@ class State:
         new.tristan_seen = [None if x is None else list(x) for x in self.tristan_seen]
         new.deck_known = set(self.deck_known)
         new.res = None if self.res is None else _copy_res(self.res)
-        new.vivien = None if self.vivien is None else dict(self.vivien)
+        new.vivien = None if self.vivien is None else {**self.vivien, "slots": dict(self.vivien["slots"])}
         new.top_announced = self.top_announced
         return new
 
@@ -68,7 +69,7 @@ def _copy_res(res: dict[str, Any]) -> dict[str, Any]:
     out["stacks"] = {q: list(cs) for q, cs in res["stacks"].items()}
     out["chars"] = list(res["chars"])
     out["removed"] = list(res["removed"])
-    out["gawain"] = list(res["gawain"])
+    out["totals"] = dict(res["totals"])
     return out
 
 
@@ -175,6 +176,7 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     s.actor = s.current  # the seat a single-seat sub-decision belongs to
     s.held = None  # Morgan #1: the quest card the listener is looking at
     s.quest = None  # the quest declared (Arthur's window)
+    s.accusing = -1  # the seat accused while Percival's window is open
     s.res = None  # the quest resolution in progress
     s.traitor_hand = []
     s.gawain_hand = []
@@ -185,30 +187,20 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     return s
 
 
-def rumor_count(s: State) -> int:
-    """Rumor cards anywhere (must always be 62: C-COMP)."""
-    n = len(s.deck) + len(s.discard) + len(s.threat) + len(s.aside) + len(s.traitor_hand) + len(s.gawain_hand)
-    n += 1 if s.held is not None else 0
-    if s.res is not None:
-        n += sum(len(c) for c in s.res["stacks"].values()) + len(s.res["chars"]) + len(s.res["removed"])
-        n += len(s.res["gawain"])
-    return n
-
-
 def all_rumors(s: State) -> list[str]:
+    """Every Rumor card wherever it lies (deck, discards, Threat pile, aside, hands, resolution)."""
     cards = s.deck + s.discard + s.threat + s.aside + s.traitor_hand + s.gawain_hand
     if s.held is not None:
         cards.append(s.held)
     if s.res is not None:
         for cs in s.res["stacks"].values():
             cards += cs
-        cards += s.res["chars"] + s.res["removed"] + s.res["gawain"]
+        cards += s.res["chars"] + s.res["removed"]
     return cards
 
 
 def conserved(s: State) -> bool:
-    from collections import Counter
-
+    """C-COMP: the 62 Rumor cards are all somewhere, each exactly as often as in the box."""
     return Counter(all_rumors(s)) == RUMOR_COUNTS
 
 
