@@ -10,6 +10,7 @@ other refusals → PermanentError. A retried send reuses its transaction id, so 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
@@ -93,6 +94,7 @@ class MatrixAdapter:
     async def _send(self, room: str, event_type: str, content: dict[str, Any]) -> str:
         key = hashlib.sha256(json.dumps([room, event_type, content], sort_keys=True).encode()).hexdigest()
         txn = self._retry_txn.get(key) or uuid.uuid4().hex
+        await self._await_room(room)
         try:
             async with _network():
                 resp = await self.client.room_send(room, event_type, content, tx_id=txn, ignore_unverified_devices=True)
@@ -103,6 +105,17 @@ class MatrixAdapter:
             raise
         self._retry_txn.pop(key, None)
         return resp.event_id
+
+    async def _await_room(self, room: str, wait: float = 5.0) -> None:
+        """With encryption nio must know the room (members, encryption state) from a sync before sending:
+        wait briefly for the gateway's sync loop to bring a new room in, else let the outbox retry later."""
+        if self.client.olm is None:
+            return
+        for _ in range(int(wait / 0.05)):
+            if room in self.client.rooms:
+                return
+            await asyncio.sleep(0.05)
+        raise TransientError(f"room {room} not synced yet")
 
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
         body, mapping = numbered.render(text, buttons)
@@ -245,6 +258,10 @@ class MatrixAdapter:
                 if any(r in joined.rooms for r in ids)
             }
         return self._direct
+
+    def forget_direct_rooms(self) -> None:
+        """`m.direct` changed (another process created a direct room): reload it on next use."""
+        self._direct = None
 
     async def is_direct(self, chat: str) -> bool:
         return chat in (await self._direct_map()).values()

@@ -8,26 +8,23 @@ one is stale ("this choice has expired").
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
-PLATFORM = "matrix"
+from service.sessions.base import Sessions
+
+SCOPE = "matrix-room"  # the sessions' UI-state scope of this map, keyed by room id
 KEEP_MENUS = 5
 
 
-class ChatUIState(Protocol):
-    """The slice of `service.sessions` used here: a JSON-able dict per (platform, chat)."""
-
-    def get_chat_ui(self, platform: str, chat: str) -> dict[str, Any] | None: ...
-
-    def set_chat_ui(self, platform: str, chat: str, state: dict[str, Any]) -> None: ...
-
-
 class ChoiceMaps:
-    def __init__(self, ui: ChatUIState) -> None:
-        self.ui = ui
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
 
     def _state(self, room: str) -> dict[str, Any]:
-        return dict(self.ui.get_chat_ui(PLATFORM, room) or {})
+        return dict(self.sessions.get_ui(SCOPE, room) or {})
+
+    def _save(self, room: str, state: dict[str, Any]) -> None:
+        self.sessions.set_ui(SCOPE, room, state)
 
     def remember(self, room: str, event_id: str, mapping: dict[str, str]) -> None:
         """Make `mapping` the room's current menu, offered by `event_id` (an edit replaces its own entry)."""
@@ -36,7 +33,7 @@ class ChoiceMaps:
         if mapping:
             menus.append([event_id, mapping])
         state["menus"] = menus[-KEEP_MENUS:]
-        self.ui.set_chat_ui(PLATFORM, room, state)
+        self._save(room, state)
 
     def lookup(self, room: str, number: int, event_id: str | None = None) -> str | None:
         """The button data behind `number` in the menu of `event_id` (or the latest menu); None if stale or unknown."""
@@ -52,5 +49,5 @@ class ChoiceMaps:
         if flag in flags:
             return False
         state["flags"] = [*flags, flag]
-        self.ui.set_chat_ui(PLATFORM, room, state)
+        self._save(room, state)
         return True

@@ -54,6 +54,8 @@ class Player:
         return [e.body for e in self.events[room] if hasattr(e, "body") and isinstance(e.body, str)]
 
     async def say(self, room: str, text: str) -> Any:
+        if room not in self.client.rooms:
+            await self.sync()
         return await self.client.room_send(
             room, "m.room.message", {"msgtype": "m.text", "body": text}, ignore_unverified_devices=True
         )

@@ -17,21 +17,9 @@ from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect
 from service.matrix.login_store import LoginStore
+from service.sessions import MemorySessions
 
 pytestmark = pytest.mark.e2e
-
-
-class MemoryUI:
-    """Per-chat UI state in a dict (the sessions interface ChoiceMaps needs)."""
-
-    def __init__(self) -> None:
-        self.data: dict[tuple[str, str], dict] = {}
-
-    def get_chat_ui(self, platform: str, chat: str) -> dict | None:
-        return self.data.get((platform, chat))
-
-    def set_chat_ui(self, platform: str, chat: str, state: dict) -> None:
-        self.data[(platform, chat)] = state
 
 
 async def _bot(hs, name: str, store: str | None = None, encrypt: bool = False) -> tuple[MatrixAdapter, ChoiceMaps]:
@@ -40,7 +28,7 @@ async def _bot(hs, name: str, store: str | None = None, encrypt: bool = False) -
     client, _ = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)],
                               store or tempfile.mkdtemp(), encryption=encrypt)
     await client.sync(timeout=0)
-    choices = ChoiceMaps(MemoryUI())
+    choices = ChoiceMaps(MemorySessions())
     return MatrixAdapter(client, choices, explain=lambda key: f"explain:{key}", encrypt_direct=encrypt), choices
 
 

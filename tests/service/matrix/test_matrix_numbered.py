@@ -5,17 +5,7 @@ from __future__ import annotations
 from service.chat.base import Button
 from service.matrix import numbered
 from service.matrix.choices import KEEP_MENUS, ChoiceMaps
-
-
-class MemoryUI:
-    def __init__(self) -> None:
-        self.data: dict = {}
-
-    def get_chat_ui(self, platform, chat):
-        return self.data.get((platform, chat))
-
-    def set_chat_ui(self, platform, chat, state):
-        self.data[(platform, chat)] = state
+from service.sessions import MemorySessions
 
 
 def test_render_numbers_every_button_in_order():
@@ -42,7 +32,7 @@ def test_reaction_keys():
 
 
 def test_choice_maps_latest_menu_and_staleness():
-    maps = ChoiceMaps(MemoryUI())
+    maps = ChoiceMaps(MemorySessions())
     maps.remember("!r", "$a", {"1": "L1:join"})
     maps.remember("!r", "$b", {"1": "5:1:pass", "2": "5:1:@fight"})
     assert maps.lookup("!r", 2) == "5:1:@fight"
@@ -59,7 +49,7 @@ def test_choice_maps_latest_menu_and_staleness():
 
 
 def test_first_time_flag_is_once_per_room():
-    maps = ChoiceMaps(MemoryUI())
+    maps = ChoiceMaps(MemorySessions())
     assert maps.first_time("!r", "silence-power") is True
     assert maps.first_time("!r", "silence-power") is False
     assert maps.first_time("!s", "silence-power") is True

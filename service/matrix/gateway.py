@@ -1,0 +1,150 @@
+"""The inbound side: one nio sync loop turning room events into `Inbound` commands for the backbone.
+
+The sync token is saved only after a sync's events were handed on, so a restart neither skips nor replays
+events (and the backbone drops any duplicate by `(platform, event id)` anyway). The very first sync of a
+new bot only learns the rooms: history from before the bot existed is not treated as commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import structlog
+from aiohttp import ClientError
+from nio import (
+    AsyncClient,
+    InviteMemberEvent,
+    MegolmEvent,
+    ReactionEvent,
+    RoomMemberEvent,
+    RoomMessageText,
+    SyncResponse,
+    UnknownAccountDataEvent,
+)
+
+from service.chat.base import Inbound
+from service.matrix import inbound
+from service.matrix.adapter import MatrixAdapter
+from service.matrix.choices import ChoiceMaps
+from service.matrix.client import keep_keys
+from service.matrix.login_store import LoginStore, StoredLogin
+
+log = structlog.get_logger(__name__)
+
+ADMIN_LEVEL = 50  # moderators and up may abort a game they did not create
+POLL_MS = 30_000
+
+Submit = Callable[[Inbound], Awaitable[None]]
+Answer = Callable[[str, str, str], Awaitable[None]]  # (room, user, notice key), e.g. "expired"
+
+
+class Gateway:
+    def __init__(
+        self,
+        client: AsyncClient,
+        store: LoginStore,
+        login: StoredLogin,
+        adapter: MatrixAdapter,
+        choices: ChoiceMaps,
+        *,
+        submit: Submit,
+        answer: Answer,
+    ) -> None:
+        self.client = client
+        self.store = store
+        self.login = login
+        self.adapter = adapter
+        self.choices = choices
+        self.submit = submit
+        self.answer = answer
+        self._full_state = True  # the first sync of this process loads every room's state
+
+    async def step(self, timeout_ms: int = POLL_MS) -> None:
+        """One sync: join invites, hand on the new events, then save the sync token."""
+        fresh = self.login.next_batch is None
+        resp = await self.client.sync(
+            timeout=0 if fresh else timeout_ms, since=self.login.next_batch, full_state=self._full_state
+        )
+        if not isinstance(resp, SyncResponse):
+            raise ConnectionError(f"sync failed: {resp}")
+        self._full_state = False
+        await keep_keys(self.client)
+        if any(isinstance(e, UnknownAccountDataEvent) and e.type == "m.direct" for e in resp.account_data_events):
+            self.adapter.forget_direct_rooms()
+        for room_id, info in resp.rooms.invite.items():
+            if any(isinstance(e, InviteMemberEvent) and e.state_key == self.client.user_id for e in info.invite_state):
+                await self.client.join(room_id)
+        if not fresh:
+            for room_id, info in resp.rooms.join.items():
+                for event in self._since_joined(info.timeline.events):
+                    await self._handle(room_id, event)
+        self.login = self.store.save_next_batch(self.login, resp.next_batch)
+
+    def _since_joined(self, events: list) -> list:
+        """A room the bot has just joined comes with recent history: only what follows the bot's join counts."""
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            mine = isinstance(e, RoomMemberEvent) and e.state_key == self.client.user_id
+            if mine and e.membership == "join" and (e.prev_membership or "leave") != "join":
+                return events[i + 1:]
+        return events
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Sync until `stop` is set; network trouble backs off and retries, it never ends the loop."""
+        delay = 1.0
+        while not stop.is_set():
+            step = asyncio.ensure_future(self.step())
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({step, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not step.done():
+                step.cancel()
+                break
+            try:
+                step.result()
+                delay = 1.0
+            except (ConnectionError, ClientError, TimeoutError) as exc:
+                log.warning("matrix.sync_failed", error=str(exc), retry_in=delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 60.0)
+
+    async def _handle(self, room_id: str, event: object) -> None:
+        sender = getattr(event, "sender", None)
+        if sender is None or sender == self.client.user_id:
+            return
+        room = self.client.rooms.get(room_id)
+        origin = inbound.Origin(
+            room_id,
+            sender,
+            event.event_id,
+            room.user_name(sender) if room else None,
+            not await self.adapter.is_direct(room_id),
+        )
+        if isinstance(event, RoomMessageText):
+            await self._message(origin, event, room)
+        elif isinstance(event, ReactionEvent):
+            answer = inbound.number_in_reaction(event.key, event.reacts_to)
+            if answer is not None:
+                await self._choose(origin, answer)
+        elif isinstance(event, MegolmEvent):
+            log.warning("matrix.undecryptable", room=room_id, session=event.session_id)
+            await self.client.request_room_key(event)
+
+    async def _message(self, origin: inbound.Origin, event: RoomMessageText, room) -> None:
+        parsed = inbound.parse_command(event.body)
+        if parsed is not None:
+            admin = room is not None and room.power_levels.get_user_level(origin.user) >= ADMIN_LEVEL
+            await self.submit(inbound.command(origin, *parsed, admin=admin))
+            return
+        answer = inbound.number_in_message(event.body, event.source.get("content", {}), direct=not origin.is_group)
+        if answer is not None:
+            await self._choose(origin, answer)
+
+    async def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
+        data = self.choices.lookup(origin.room, answer.number, answer.menu_event)
+        cmd = inbound.choice(origin, data) if data is not None else None
+        if cmd is None:
+            await self.answer(origin.room, origin.user, "expired")
+            return
+        await self.submit(cmd)

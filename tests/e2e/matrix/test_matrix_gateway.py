@@ -1,0 +1,106 @@
+"""The sync loop against a real Synapse: commands and numbered answers become Inbound values, once each,
+across a restart; stale numbers are answered "expired"; history from before the bot is ignored."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+
+import pytest
+from matrix_players import Player, login, settle
+from nio import RoomPreset
+
+from service.chat.base import Button, Inbound
+from service.matrix.adapter import MatrixAdapter
+from service.matrix.choices import ChoiceMaps
+from service.matrix.client import connect
+from service.matrix.gateway import Gateway
+from service.matrix.login_store import LoginStore
+from service.sessions import MemorySessions
+
+pytestmark = pytest.mark.e2e
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.inbound: list[Inbound] = []
+        self.answers: list[tuple[str, str, str]] = []
+
+    async def submit(self, cmd: Inbound) -> None:
+        self.inbound.append(cmd)
+
+    async def answer(self, room: str, user: str, key: str) -> None:
+        self.answers.append((room, user, key))
+
+
+async def _gateway(hs, name: str, store: str, sessions: MemorySessions, rec: Recorder) -> Gateway:
+    client, stored = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)], store, encryption=True)
+    choices = ChoiceMaps(sessions)
+    adapter = MatrixAdapter(client, choices, explain=str, encrypt_direct=True)
+    return Gateway(client, LoginStore(store), stored, adapter, choices, submit=rec.submit, answer=rec.answer)
+
+
+async def _until(gateway: Gateway, check, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "gateway did not see the expected events"
+        await gateway.step(timeout_ms=300)
+
+
+def test_commands_numbers_reactions_and_restart(homeserver):
+    async def scenario():
+        bot_id, _ = homeserver.register("bot_gw")
+        store, sessions, rec = tempfile.mkdtemp(), MemorySessions(), Recorder()
+        alice: Player = await login(homeserver.url, *homeserver.register("alice_gw"))
+        old = await alice.client.room_create(preset=RoomPreset.private_chat)
+        await alice.say(old.room_id, "!newgame before the bot existed")
+        await alice.client.room_invite(old.room_id, bot_id)
+        gw = await _gateway(homeserver, "bot_gw", store, sessions, rec)
+        await gw.step()  # first sync ever: joins, learns rooms, treats nothing as a command
+        await _until(gw, lambda: old.room_id in gw.client.rooms)
+        await settle(alice)
+        group = old.room_id
+        await alice.say(group, "!join")
+        await alice.say(group, "3")  # a bare number in a group is conversation
+        await _until(gw, lambda: rec.inbound)
+        assert [(c.kind, c.command, c.is_group, c.user) for c in rec.inbound] == [
+            ("command", "join", True, alice.user_id)
+        ]
+        assert all(c.command != "newgame" for c in rec.inbound)
+
+        dm = await gw.adapter.direct_chat(alice.user_id)
+        await alice.wait_for(lambda p: dm in p.client.rooms)
+        await gw.step(timeout_ms=0)
+        keyboard = [[Button("Fight", "12:4:@fight"), Button("Pass", "12:4:pass")]]
+        panel = await gw.adapter.send_text(dm, "Your turn", keyboard)
+        await alice.wait_for(lambda p: any("2. Pass" in b for b in p.bodies(dm)))
+        await alice.say(dm, "2")
+        await alice.say(dm, "7")  # no such choice
+        await _until(gw, lambda: len(rec.inbound) == 2 and rec.answers)
+        action = rec.inbound[1]
+        assert (action.kind, action.game_id, action.prompt_seq, action.code, action.is_group) == (
+            "action", 12, 4, "pass", False
+        )
+        assert rec.answers == [(dm, alice.user_id, "expired")]
+        await alice.client.room_send(dm, "m.reaction", {
+            "m.relates_to": {"rel_type": "m.annotation", "event_id": panel, "key": "1️⃣"}
+        })
+        await _until(gw, lambda: len(rec.inbound) == 3)
+        assert rec.inbound[2].code == "@fight"
+        seen = [c.update_id for c in rec.inbound]
+
+        # Restart: a new process with the same store resumes after the last handled event.
+        await gw.client.close()
+        await alice.say(group, "!status")
+        gw2 = await _gateway(homeserver, "bot_gw", store, sessions, rec)
+        assert gw2.login.device_id == gw.login.device_id
+        await _until(gw2, lambda: len(rec.inbound) == 4)
+        await gw2.step(timeout_ms=200)
+        assert [c.command for c in rec.inbound[3:]] == ["status"]
+        assert [c.update_id for c in rec.inbound[:3]] == seen
+        assert len({c.update_id for c in rec.inbound}) == len(rec.inbound)
+        await gw2.client.close()
+        await alice.close()
+
+    asyncio.run(scenario())
