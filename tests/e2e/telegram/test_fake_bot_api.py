@@ -40,8 +40,13 @@ def test_ptb_bot_talks_to_it_and_bad_token_is_unauthorized(fake_api: FakeBotApi,
     async def run() -> None:
         async with telegram.Bot(fake_api.token, base_url=fake_api.base_url) as bot:
             assert bot.username == "camelot_test_bot"
-            msg = await bot.send_message(chat.id, "hello", reply_markup=InlineKeyboardMarkup(
-                [[InlineKeyboardButton("Join", url="https://t.me/camelot_test_bot?start=g1")]]))
+            msg = await bot.send_message(
+                chat.id,
+                "hello",
+                reply_markup=InlineKeyboardMarkup(
+                    [[InlineKeyboardButton("Join", url="https://t.me/camelot_test_bot?start=g1")]]
+                ),
+            )
             assert msg.text == "hello" and msg.chat.id == chat.id
             photo = await bot.send_photo(ann.id, b"\x89PNG fake", caption="board") if ann.started else None
             assert photo is None
@@ -53,23 +58,34 @@ def test_ptb_bot_talks_to_it_and_bad_token_is_unauthorized(fake_api: FakeBotApi,
     assert fake_api.rejected == []
 
 
-@pytest.mark.parametrize("params, needle", [
-    ({"text": "x", "colour": "red"}, "unknown parameter"),
-    ({}, "parameter text is required"),
-    ({"text": "x" * 4097}, "1-4096 characters"),
-    ({"text": ""}, "1-4096 characters"),
-    ({"text": "x", "disable_notification": "yes"}, "Boolean"),
-    ({"text": "x", "reply_markup": keyboard([["d" * 65]])}, "1-64 bytes"),
-    ({"text": "x", "reply_markup": keyboard([[str(i) for i in range(9)]])}, "8 buttons in a row"),
-    ({"text": "x", "reply_markup": keyboard([[f"{r}.{i}" for i in range(8)] for r in range(13)])}, "100 buttons"),
-    ({"text": "x", "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": "a", "url": "https://x"}]]}},
-     "exactly one"),
-    ({"text": "x", "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": "a", "bogus": 1}]]}},
-     "unknown field"),
-    ({"text": "<b>x", "parse_mode": "HTML"}, "can't parse entities"),
-])
-def test_invalid_requests_are_refused_and_recorded(fake_api: FakeBotApi, group: Any, params: dict[str, Any],
-                                                   needle: str) -> None:
+@pytest.mark.parametrize(
+    "params, needle",
+    [
+        ({"text": "x", "colour": "red"}, "unknown parameter"),
+        ({}, "parameter text is required"),
+        ({"text": "x" * 4097}, "1-4096 characters"),
+        ({"text": ""}, "1-4096 characters"),
+        ({"text": "x", "disable_notification": "yes"}, "Boolean"),
+        ({"text": "x", "reply_markup": keyboard([["d" * 65]])}, "1-64 bytes"),
+        ({"text": "x", "reply_markup": keyboard([[str(i) for i in range(9)]])}, "8 buttons in a row"),
+        ({"text": "x", "reply_markup": keyboard([[f"{r}.{i}" for i in range(8)] for r in range(13)])}, "100 buttons"),
+        (
+            {
+                "text": "x",
+                "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": "a", "url": "https://x"}]]},
+            },
+            "exactly one",
+        ),
+        (
+            {"text": "x", "reply_markup": {"inline_keyboard": [[{"text": "a", "callback_data": "a", "bogus": 1}]]}},
+            "unknown field",
+        ),
+        ({"text": "<b>x", "parse_mode": "HTML"}, "can't parse entities"),
+    ],
+)
+def test_invalid_requests_are_refused_and_recorded(
+    fake_api: FakeBotApi, group: Any, params: dict[str, Any], needle: str
+) -> None:
     chat, _, _ = group
     answer = call(fake_api, "sendMessage", chat_id=chat.id, **params)
     assert answer["ok"] is False and answer["error_code"] == 400
@@ -79,8 +95,14 @@ def test_invalid_requests_are_refused_and_recorded(fake_api: FakeBotApi, group: 
 
 def test_form_bodies_are_decoded_like_the_real_server(fake_api: FakeBotApi, group: Any) -> None:
     chat, _, _ = group
-    ok = form_call(fake_api, "sendMessage", chat_id=str(chat.id), text="x", reply_markup=keyboard([["a", "b"]]),
-                   disable_notification="true")
+    ok = form_call(
+        fake_api,
+        "sendMessage",
+        chat_id=str(chat.id),
+        text="x",
+        reply_markup=keyboard([["a", "b"]]),
+        disable_notification="true",
+    )
     assert ok["ok"] and ok["result"]["reply_markup"] == keyboard([["a", "b"]])
     bad = form_call(fake_api, "deleteMessage", chat_id=str(chat.id), message_id="one")
     assert bad["error_code"] == 400 and "Integer" in bad["description"]
@@ -127,8 +149,14 @@ def test_edit_not_modified_and_missing_message(fake_api: FakeBotApi, group: Any)
     chat, _, _ = group
     msg = call(fake_api, "sendMessage", chat_id=chat.id, text="board", reply_markup=keyboard([["a"]]))["result"]
     fake_api.advance_clock(2)
-    same = call(fake_api, "editMessageText", chat_id=chat.id, message_id=msg["message_id"], text="board",
-                reply_markup=keyboard([["a"]]))
+    same = call(
+        fake_api,
+        "editMessageText",
+        chat_id=chat.id,
+        message_id=msg["message_id"],
+        text="board",
+        reply_markup=keyboard([["a"]]),
+    )
     assert same["error_code"] == 400 and "message is not modified" in same["description"]
     changed = call(fake_api, "editMessageText", chat_id=chat.id, message_id=msg["message_id"], text="board 2")
     assert changed["ok"] and "reply_markup" not in changed["result"]
@@ -222,8 +250,9 @@ def test_webhook_delivery_with_secret_token(fake_api: FakeBotApi, group: Any) ->
         await site.start()
         port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
         loop = asyncio.get_running_loop()
-        set_hook = await loop.run_in_executor(None, lambda: call(
-            fake_api, "setWebhook", url=f"http://127.0.0.1:{port}/hook", secret_token="s3cret"))
+        set_hook = await loop.run_in_executor(
+            None, lambda: call(fake_api, "setWebhook", url=f"http://127.0.0.1:{port}/hook", secret_token="s3cret")
+        )
         assert set_hook["ok"]
         polled = await loop.run_in_executor(None, lambda: call(fake_api, "getUpdates"))
         assert polled["error_code"] == 409

@@ -13,10 +13,21 @@ from urllib.parse import urlparse
 from .spec import FilePart, visible_text
 from .world import ALL_PERMISSIONS, ApiError, Chat, Message, Record, World
 
-NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply markup are exactly "
-                "the same as a current content and reply markup of the message")
-RATE_LIMITED_METHODS = {"sendMessage", "sendPhoto", "sendDocument", "copyMessage", "forwardMessage",
-                        "editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are exactly "
+    "the same as a current content and reply markup of the message"
+)
+RATE_LIMITED_METHODS = {
+    "sendMessage",
+    "sendPhoto",
+    "sendDocument",
+    "copyMessage",
+    "forwardMessage",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageMedia",
+    "editMessageReplyMarkup",
+}
 DELETE_WINDOW = 48 * 3600
 UPDATE_KINDS = ("message", "edited_message", "callback_query", "my_chat_member", "chat_member")
 
@@ -40,6 +51,7 @@ class Methods:
             "pinChatMessage": self.pin,
             "unpinChatMessage": self.unpin,
             "setChatPermissions": self.set_permissions,
+            "getChat": self.get_chat,
             "getChatMember": self.get_chat_member,
             "getChatAdministrators": self.get_admins,
             "answerCallbackQuery": self.answer_callback,
@@ -81,14 +93,27 @@ class Methods:
         shown = visible_text(p.get(key, ""), p.get("parse_mode"))
         if not low <= len(shown) <= high:
             if low and not shown.strip():
-                raise ApiError(400, f"Bad Request: {key} must be non-empty" if key == "text"
-                               else "Bad Request: message caption is empty")
+                raise ApiError(
+                    400,
+                    f"Bad Request: {key} must be non-empty"
+                    if key == "text"
+                    else "Bad Request: message caption is empty",
+                )
             raise ApiError(400, f"Bad Request: {key} is too long")
         return shown
 
     def record(self, action: str, method: str, chat: Chat, msg: Message | None, text: str) -> None:
-        self.w.records.append(Record(action, method, chat.id, msg.message_id if msg else None, text,
-                                     msg.reply_markup if msg else None, self.w.now()))
+        self.w.records.append(
+            Record(
+                action,
+                method,
+                chat.id,
+                msg.message_id if msg else None,
+                text,
+                msg.reply_markup if msg else None,
+                self.w.now(),
+            )
+        )
 
     def own_message(self, chat: Chat, message_id: int, verb: str) -> Message:
         msg = chat.messages.get(message_id)
@@ -114,8 +139,15 @@ class Methods:
         chat = self.chat(p["chat_id"])
         shown = self.text(p, "text", 1, 4096)
         self.rate("sendMessage", chat)
-        msg = Message(chat.next_id(), chat.id, self.w.bot["id"], int(self.w.now()), text=p["text"],
-                      parse_mode=p.get("parse_mode"), reply_markup=self.markup(p))
+        msg = Message(
+            chat.next_id(),
+            chat.id,
+            self.w.bot["id"],
+            int(self.w.now()),
+            text=p["text"],
+            parse_mode=p.get("parse_mode"),
+            reply_markup=self.markup(p),
+        )
         chat.messages[msg.message_id] = msg
         self.record("send", "sendMessage", chat, msg, shown)
         return self.as_result(chat, msg)
@@ -127,8 +159,16 @@ class Methods:
         if not isinstance(photo, FilePart):
             raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
         self.rate("sendPhoto", chat)
-        msg = Message(chat.next_id(), chat.id, self.w.bot["id"], int(self.w.now()), caption=p.get("caption"),
-                      parse_mode=p.get("parse_mode"), photo=photo.data, reply_markup=self.markup(p))
+        msg = Message(
+            chat.next_id(),
+            chat.id,
+            self.w.bot["id"],
+            int(self.w.now()),
+            caption=p.get("caption"),
+            parse_mode=p.get("parse_mode"),
+            photo=photo.data,
+            reply_markup=self.markup(p),
+        )
         chat.messages[msg.message_id] = msg
         self.record("send", "sendPhoto", chat, msg, shown)
         return self.as_result(chat, msg)
@@ -145,8 +185,12 @@ class Methods:
         if shown == visible_text(msg.text, msg.parse_mode) and markup == msg.reply_markup:
             raise ApiError(400, NOT_MODIFIED)
         self.rate("editMessageText", chat)
-        msg.text, msg.parse_mode, msg.reply_markup, msg.edit_date = p["text"], p.get("parse_mode"), markup, \
-            int(self.w.now())
+        msg.text, msg.parse_mode, msg.reply_markup, msg.edit_date = (
+            p["text"],
+            p.get("parse_mode"),
+            markup,
+            int(self.w.now()),
+        )
         self.record("edit", "editMessageText", chat, msg, shown)
         return self.as_result(chat, msg)
 
@@ -159,8 +203,12 @@ class Methods:
         if p.get("caption") == msg.caption and markup == msg.reply_markup:
             raise ApiError(400, NOT_MODIFIED)
         self.rate("editMessageCaption", chat)
-        msg.caption, msg.parse_mode, msg.reply_markup, msg.edit_date = p.get("caption"), p.get("parse_mode"), \
-            markup, int(self.w.now())
+        msg.caption, msg.parse_mode, msg.reply_markup, msg.edit_date = (
+            p.get("caption"),
+            p.get("parse_mode"),
+            markup,
+            int(self.w.now()),
+        )
         self.record("edit", "editMessageCaption", chat, msg, shown)
         return self.as_result(chat, msg)
 
@@ -172,14 +220,13 @@ class Methods:
         ref = media["media"]
         if not ref.startswith("attach://"):
             raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
-        data = p["_attachments"][ref[len("attach://"):]].data
+        data = p["_attachments"][ref[len("attach://") :]].data
         shown = self.text(media, "caption", 0, 1024)
         markup = self.markup(p)
         if data == msg.photo and media.get("caption") == msg.caption and markup == msg.reply_markup:
             raise ApiError(400, NOT_MODIFIED)
         self.rate("editMessageMedia", chat)
-        msg.photo, msg.caption, msg.reply_markup, msg.edit_date = data, media.get("caption"), markup, \
-            int(self.w.now())
+        msg.photo, msg.caption, msg.reply_markup, msg.edit_date = data, media.get("caption"), markup, int(self.w.now())
         self.record("edit", "editMessageMedia", chat, msg, shown)
         return self.as_result(chat, msg)
 
@@ -190,8 +237,9 @@ class Methods:
             raise ApiError(400, NOT_MODIFIED)
         self.rate("editMessageReplyMarkup", chat)
         msg.reply_markup, msg.edit_date = markup, int(self.w.now())
-        self.record("edit", "editMessageReplyMarkup", chat, msg, visible_text(msg.text or msg.caption or "",
-                                                                              msg.parse_mode))
+        self.record(
+            "edit", "editMessageReplyMarkup", chat, msg, visible_text(msg.text or msg.caption or "", msg.parse_mode)
+        )
         return self.as_result(chat, msg)
 
     def delete_message(self, p: dict[str, Any]) -> bool:
@@ -235,8 +283,17 @@ class Methods:
         if new == chat.permissions:
             raise ApiError(400, "Bad Request: CHAT_NOT_MODIFIED")
         chat.permissions = new
-        self.w.records.append(Record("permissions", "setChatPermissions", chat.id, None,
-                                     "can_send_messages=" + str(new["can_send_messages"]), None, self.w.now()))
+        self.w.records.append(
+            Record(
+                "permissions",
+                "setChatPermissions",
+                chat.id,
+                None,
+                "can_send_messages=" + str(new["can_send_messages"]),
+                None,
+                self.w.now(),
+            )
+        )
         return True
 
     def member(self, chat: Chat, user_id: int) -> dict[str, Any]:
@@ -244,15 +301,31 @@ class Methods:
             rights = chat.bot_rights
             if rights is None:
                 return {"status": "member", "user": self.w.bot}
-            base = {k: False for k in ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
-                                       "can_manage_video_chats", "can_restrict_members", "can_promote_members",
-                                       "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
-                                       "can_delete_stories")}
+            base = {
+                k: False
+                for k in (
+                    "can_be_edited",
+                    "is_anonymous",
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_promote_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                )
+            }
             return {"status": "administrator", "user": self.w.bot, **base, "can_pin_messages": False, **rights}
         status = chat.members.get(user_id)
         if status is None or user_id not in self.w.users:
-            return {"status": "left", "user": self.w.users[user_id].as_api()} if user_id in self.w.users else \
-                {"status": "left", "user": {"id": user_id, "is_bot": False, "first_name": "?"}}
+            return (
+                {"status": "left", "user": self.w.users[user_id].as_api()}
+                if user_id in self.w.users
+                else {"status": "left", "user": {"id": user_id, "is_bot": False, "first_name": "?"}}
+            )
         user = self.w.users[user_id].as_api()
         if status == "creator":
             return {"status": "creator", "user": user, "is_anonymous": False}
@@ -262,11 +335,38 @@ class Methods:
 
     @staticmethod
     def member_admin(user: dict[str, Any]) -> dict[str, Any]:
-        rights = dict.fromkeys(("can_manage_chat", "can_delete_messages", "can_manage_video_chats",
-                                "can_restrict_members", "can_change_info", "can_invite_users", "can_post_stories",
-                                "can_edit_stories", "can_delete_stories"), True)
-        return {"status": "administrator", "user": user, "can_be_edited": False, "is_anonymous": False,
-                "can_promote_members": False, **rights}
+        rights = dict.fromkeys(
+            (
+                "can_manage_chat",
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
+                "can_delete_stories",
+            ),
+            True,
+        )
+        return {
+            "status": "administrator",
+            "user": user,
+            "can_be_edited": False,
+            "is_anonymous": False,
+            "can_promote_members": False,
+            **rights,
+        }
+
+    def get_chat(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat = self.chat(p["chat_id"])
+        gifts = dict.fromkeys(
+            ("unlimited_gifts", "limited_gifts", "unique_gifts", "premium_subscription", "gifts_from_channels"), False
+        )
+        out = {**chat.as_api(), "accent_color_id": 0, "max_reaction_count": 11, "accepted_gift_types": gifts}
+        if chat.is_group:
+            out["permissions"] = dict(chat.permissions)
+        return out
 
     def get_chat_member(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self.chat(p["chat_id"])
@@ -300,8 +400,11 @@ class Methods:
             raise ApiError(400, "Bad Request: bad webhook: this fake server only delivers to loopback")
         if p.get("drop_pending_updates"):
             self.w.confirmed = self.w.updates[-1]["update_id"] + 1 if self.w.updates else 0
-        self.w.webhook = {"url": url, "secret_token": p.get("secret_token"),
-                          "allowed_updates": p.get("allowed_updates")}
+        self.w.webhook = {
+            "url": url,
+            "secret_token": p.get("secret_token"),
+            "allowed_updates": p.get("allowed_updates"),
+        }
         return True
 
     def delete_webhook(self, p: dict[str, Any]) -> bool:
@@ -322,4 +425,3 @@ class Methods:
         kinds = set(allowed) if allowed else set(UPDATE_KINDS) - {"chat_member"}
         out = [u for u in self.w.updates if u["update_id"] >= self.w.confirmed and set(u) & kinds]
         return out[:limit]
-

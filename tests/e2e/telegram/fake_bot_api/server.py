@@ -34,8 +34,13 @@ class CannotSend(Exception):
 class FakeBotApi:
     """One fake Telegram for one bot. Use as a context manager, or call start()/stop()."""
 
-    def __init__(self, token: str = "123456:TEST-token", bot_username: str = "camelot_test_bot",
-                 limits: RateLimits | None = None, spec: Spec | None = None) -> None:
+    def __init__(
+        self,
+        token: str = "123456:TEST-token",
+        bot_username: str = "camelot_test_bot",
+        limits: RateLimits | None = None,
+        spec: Spec | None = None,
+    ) -> None:
         self.spec = spec or Spec.load()
         self.world = World(token, bot_username, limits or RateLimits())
         self.methods = Methods(self.world)
@@ -107,11 +112,13 @@ class FakeBotApi:
 
     def _notify(self) -> None:
         """Wake long polls and the webhook pusher (call from any thread)."""
+
         def wake() -> None:
             assert self._loop is not None
             if self._changed and not self._changed.done():
                 self._changed.set_result(None)
             self._changed = self._loop.create_future()
+
         if self._loop:
             self._loop.call_soon_threadsafe(wake)
 
@@ -171,7 +178,7 @@ class FakeBotApi:
             try:
                 if type_name.startswith("Array of "):
                     for item in result:
-                        self.spec.check_object(type_name[len("Array of "):], item)
+                        self.spec.check_object(type_name[len("Array of ") :], item)
                 elif type_name in self.spec.types and isinstance(result, dict):
                     self.spec.check_object(type_name, result)
                 else:
@@ -183,13 +190,17 @@ class FakeBotApi:
 
     async def _get_updates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
         if self.world.webhook:
-            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook "
-                                "to delete the webhook first")
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook "
+                "to delete the webhook first",
+            )
         deadline = time.monotonic() + min(p.get("timeout", 0), 50)
         while True:
             with self.world.lock:
-                found = self.methods.pending_updates(p.get("offset"), min(p.get("limit", 100), 100),
-                                                     p.get("allowed_updates"))
+                found = self.methods.pending_updates(
+                    p.get("offset"), min(p.get("limit", 100), 100), p.get("allowed_updates")
+                )
             left = deadline - time.monotonic()
             if found or left <= 0:
                 return found
@@ -208,8 +219,9 @@ class FakeBotApi:
                 headers = {"X-Telegram-Bot-Api-Secret-Token": hook["secret_token"]} if hook["secret_token"] else {}
                 for update in todo:
                     try:
-                        async with session.post(hook["url"], json=update, headers=headers,
-                                                timeout=aiohttp.ClientTimeout(total=10)) as resp:
+                        async with session.post(
+                            hook["url"], json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=10)
+                        ) as resp:
                             ok = resp.status == 200
                     except (aiohttp.ClientError, TimeoutError):
                         ok = False
@@ -225,8 +237,13 @@ class FakeBotApi:
         with self.world.lock:
             return self.world.new_user(first_name, username, language_code)
 
-    def add_group(self, title: str, members: list[User], admins: list[User] = (),  # type: ignore[assignment]
-                  bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS) -> Chat:
+    def add_group(
+        self,
+        title: str,
+        members: list[User],
+        admins: list[User] = (),  # type: ignore[assignment]
+        bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
+    ) -> Chat:
         """A supergroup with the bot in it; `bot_rights=None` leaves the bot a plain member."""
         with self.world.lock:
             chat = self.world.new_group(title)
@@ -294,18 +311,31 @@ class FakeBotApi:
             if chat.is_group and user.id not in chat.members:
                 raise CannotSend("not a member")
             query_id = self.world.new_callback_id()
-            self.world.callbacks[query_id] = {"user": user.id, "data": data, "at": self.world.now(),
-                                              "answered_at": None, "answer": None}
-            self.world.push_update("callback_query", {
-                "id": query_id, "from": user.as_api(), "message": self.world.message_api(chat, msg),
-                "chat_instance": str(abs(chat.id)), "data": data})
+            self.world.callbacks[query_id] = {
+                "user": user.id,
+                "data": data,
+                "at": self.world.now(),
+                "answered_at": None,
+                "answer": None,
+            }
+            self.world.push_update(
+                "callback_query",
+                {
+                    "id": query_id,
+                    "from": user.as_api(),
+                    "message": self.world.message_api(chat, msg),
+                    "chat_instance": str(abs(chat.id)),
+                    "data": data,
+                },
+            )
         self._notify()
         return query_id
 
     def answer(self, query_id: str, timeout: float = 10.0) -> str:
         """The text the bot answered a tap with (waits for the answer)."""
-        self.wait(lambda: self.world.callbacks[query_id]["answered_at"] is not None, timeout,
-                  f"tap {query_id} not answered")
+        self.wait(
+            lambda: self.world.callbacks[query_id]["answered_at"] is not None, timeout, f"tap {query_id} not answered"
+        )
         return self.world.callbacks[query_id]["answer"] or ""
 
     def wait(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
@@ -321,8 +351,11 @@ class FakeBotApi:
 
     def records(self, chat_id: int | None = None, action: str | None = None) -> list[Any]:
         with self.world.lock:
-            return [r for r in self.world.records
-                    if (chat_id is None or r.chat_id == chat_id) and (action is None or r.action == action)]
+            return [
+                r
+                for r in self.world.records
+                if (chat_id is None or r.chat_id == chat_id) and (action is None or r.action == action)
+            ]
 
     def messages(self, chat_id: int) -> list[Message]:
         """The chat's current messages from the bot, oldest first."""
@@ -348,8 +381,7 @@ async def _params(request: web.Request) -> tuple[dict[str, Any], bool]:
         else:
             post = await request.post()
             for key, value in post.items():
-                params[key] = FilePart(value.filename, value.file.read()) if isinstance(value, web.FileField) \
-                    else value
+                params[key] = FilePart(value.filename, value.file.read()) if isinstance(value, web.FileField) else value
     return params, form
 
 

@@ -20,8 +20,24 @@ MAX_BUTTONS_PER_ROW = 8
 MAX_BUTTONS = 100
 _LIMIT = re.compile(r"(\d+)-(\d+) (characters|bytes)")
 _DISCRIMINATOR = re.compile(r"(?:must be|always) [“\"]?([a-z_]+)[”\"]?")
-_HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "tg-spoiler",
-              "span", "blockquote", "tg-emoji"}
+_HTML_TAGS = {
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "a",
+    "code",
+    "pre",
+    "tg-spoiler",
+    "span",
+    "blockquote",
+    "tg-emoji",
+}
 
 
 class SpecError(ValueError):
@@ -87,7 +103,7 @@ class Spec:
     @staticmethod
     def _referenced(value: Any) -> set[str]:
         if isinstance(value, str) and value.startswith("attach://"):
-            return {value[len("attach://"):]}
+            return {value[len("attach://") :]}
         if isinstance(value, dict):
             return set().union(*(Spec._referenced(v) for v in value.values())) if value else set()
         if isinstance(value, list):
@@ -95,8 +111,9 @@ class Spec:
         return set()
 
     # --- values ---------------------------------------------------------------------------------------------
-    def _field(self, field: dict[str, Any], value: Any, where: str, *, form: bool,
-               attachments: dict[str, FilePart]) -> Any:
+    def _field(
+        self, field: dict[str, Any], value: Any, where: str, *, form: bool, attachments: dict[str, FilePart]
+    ) -> Any:
         errors = []
         for type_name in field["types"]:
             try:
@@ -119,16 +136,16 @@ class Spec:
         if not low <= size <= high:
             raise SpecError(f"{where} must be {low}-{high} {unit}, got {size}")
 
-    def _value(self, type_name: str, value: Any, where: str, *, form: bool,
-               attachments: dict[str, FilePart]) -> Any:
+    def _value(self, type_name: str, value: Any, where: str, *, form: bool, attachments: dict[str, FilePart]) -> Any:
         if type_name.startswith("Array of "):
             if form and isinstance(value, str):
                 value = _json(value, where)
             if not isinstance(value, list):
                 raise SpecError(f"{where} must be an array")
-            inner = type_name[len("Array of "):]
-            items = [self._value(inner, v, f"{where}[{i}]", form=False, attachments=attachments)
-                     for i, v in enumerate(value)]
+            inner = type_name[len("Array of ") :]
+            items = [
+                self._value(inner, v, f"{where}[{i}]", form=False, attachments=attachments) for i, v in enumerate(value)
+            ]
             if inner == "Array of InlineKeyboardButton":
                 _check_keyboard(items, where)
             return items
@@ -167,8 +184,9 @@ class Spec:
             value = _json(value, where)
         return self.check_object(type_name, value, where, attachments=attachments)
 
-    def check_object(self, type_name: str, value: Any, where: str = "",
-                     attachments: dict[str, FilePart] | None = None) -> dict[str, Any]:
+    def check_object(
+        self, type_name: str, value: Any, where: str = "", attachments: dict[str, FilePart] | None = None
+    ) -> dict[str, Any]:
         """Validate a JSON object as `type_name` (a union type tries each of its subtypes)."""
         where = where or type_name
         spec = self.types[type_name]
@@ -196,8 +214,12 @@ class Spec:
             if fixed and value[name] != fixed.group(1):
                 raise SpecError(f"{where}.{name} must be {fixed.group(1)}")
             out[name] = self._field(field, value[name], f"{where}.{name}", form=False, attachments=attachments or {})
-            if name == "media" and isinstance(out[name], str) and out[name].startswith("attach://") \
-                    and out[name][len("attach://"):] not in (attachments or {}):
+            if (
+                name == "media"
+                and isinstance(out[name], str)
+                and out[name].startswith("attach://")
+                and out[name][len("attach://") :] not in (attachments or {})
+            ):
                 raise SpecError(f"{where}.media refers to a missing file part")
         if type_name == "InlineKeyboardButton":
             kinds = set(out) - {"text", "icon_custom_emoji_id", "style"}
@@ -235,7 +257,7 @@ class _HtmlText(html.parser.HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in _HTML_TAGS:
-            raise SpecError(f"can't parse entities: unsupported start tag \"{tag}\"")
+            raise SpecError(f'can\'t parse entities: unsupported start tag "{tag}"')
         self.open.append(tag)
 
     def handle_endtag(self, tag: str) -> None:
@@ -257,5 +279,5 @@ def visible_text(text: str, parse_mode: str | None) -> str:
     parser.feed(text)
     parser.close()
     if parser.open:
-        raise SpecError(f"can't parse entities: unclosed tag \"{parser.open[-1]}\"")
+        raise SpecError(f'can\'t parse entities: unclosed tag "{parser.open[-1]}"')
     return "".join(parser.text)

@@ -13,9 +13,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ALL_PERMISSIONS = (
-    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos", "can_send_videos",
-    "can_send_video_notes", "can_send_voice_notes", "can_send_polls", "can_send_other_messages",
-    "can_add_web_page_previews", "can_change_info", "can_invite_users", "can_pin_messages", "can_manage_topics",
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+    "can_react_to_messages",
+    "can_edit_tag",
+    "can_change_info",
+    "can_invite_users",
+    "can_pin_messages",
+    "can_manage_topics",
 )
 
 
@@ -117,8 +130,13 @@ class RateLimits:
     Sliding windows; `slack` forgives clock jitter between the sender's buckets and ours (a fraction of a window).
     """
 
-    def __init__(self, per_chat: tuple[int, float] = (1, 1.0), per_group: tuple[int, float] = (20, 60.0),
-                 overall: tuple[int, float] = (30, 1.0), slack: float = 0.05) -> None:
+    def __init__(
+        self,
+        per_chat: tuple[int, float] = (1, 1.0),
+        per_group: tuple[int, float] = (20, 60.0),
+        overall: tuple[int, float] = (30, 1.0),
+        slack: float = 0.05,
+    ) -> None:
         self.per_chat, self.per_group, self.overall, self.slack = per_chat, per_group, overall, slack
         self._chat: dict[int, deque[float]] = {}
         self._all: deque[float] = deque()
@@ -149,8 +167,15 @@ class World:
     def __init__(self, token: str, bot_username: str, limits: RateLimits) -> None:
         self.lock = threading.RLock()
         self.token = token
-        self.bot = {"id": int(token.split(":")[0]), "is_bot": True, "first_name": "Camelot", "username": bot_username,
-                    "can_join_groups": True, "can_read_all_group_messages": False, "supports_inline_queries": False}
+        self.bot = {
+            "id": int(token.split(":")[0]),
+            "is_bot": True,
+            "first_name": "Camelot",
+            "username": bot_username,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
         self.limits = limits
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
@@ -203,8 +228,15 @@ class World:
         if msg.entities:
             out["entities"] = msg.entities
         if msg.photo is not None:
-            out["photo"] = [{"file_id": f"photo{chat.id}_{msg.message_id}", "file_unique_id": f"u{msg.message_id}",
-                             "width": 800, "height": 600, "file_size": len(msg.photo)}]
+            out["photo"] = [
+                {
+                    "file_id": f"photo{chat.id}_{msg.message_id}",
+                    "file_unique_id": f"u{msg.message_id}",
+                    "width": 800,
+                    "height": 600,
+                    "file_size": len(msg.photo),
+                }
+            ]
         if msg.caption:
             out["caption"] = msg.caption
         if msg.reply_markup:

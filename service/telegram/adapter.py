@@ -1,0 +1,238 @@
+"""Outbound Telegram: `service.chat.base.ChatAdapter` over python-telegram-bot's `Bot`.
+
+The outbox calls these methods; Telegram's answers become the backbone's three failure kinds: 429 →
+`RateLimited(retry_after)`, network trouble → `TransientError`, a refusal for good (blocked, chat gone, message too
+old) → `PermanentError`. Retrying an edit or delete that already happened is not an error ("message is not
+modified", "message to delete not found"), so a redelivered outbox row is harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+from telegram import Bot, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
+
+from service.chat.base import Button, Keyboard, PermanentError, RateLimited, TransientError
+from service.sessions import Sessions, get_sessions
+from service.settings import get_settings
+from service.telegram.inbound import join_link, lobby_of
+
+PLATFORM = "telegram"
+CAPTION_LIMIT = 1024
+_SEND_RIGHTS = (
+    "can_send_messages",
+    "can_send_audios",
+    "can_send_documents",
+    "can_send_photos",
+    "can_send_videos",
+    "can_send_video_notes",
+    "can_send_voice_notes",
+    "can_send_polls",
+    "can_send_other_messages",
+    "can_add_web_page_previews",
+)
+_OPEN_DEFAULT = {**dict.fromkeys(_SEND_RIGHTS, True), "can_invite_users": True, "can_react_to_messages": True}
+_ALREADY_DONE = ("message is not modified", "message to delete not found", "chat_not_modified")
+_NO_RIGHTS = ("not enough rights", "chat_admin_required", "have no rights", "need administrator rights")
+
+
+def keyboard_markup(buttons: Keyboard | None, bot_username: str) -> InlineKeyboardMarkup | None:
+    """Inline keyboard from our buttons. A lobby's Join becomes a deep link into the bot's direct chat (a bot may
+    not write first, so every player opens it once); an https:// link stays a link."""
+    if not buttons:
+        return None
+
+    def button(b: Button) -> InlineKeyboardButton:
+        if b.data.startswith("https://"):
+            return InlineKeyboardButton(b.label, url=b.data)
+        tap = lobby_of(b.data)
+        if tap is not None and tap.verb == "join":
+            return InlineKeyboardButton(b.label, url=join_link(bot_username, tap.lobby_id))
+        return InlineKeyboardButton(b.label, callback_data=b.data)
+
+    return InlineKeyboardMarkup([[button(b) for b in row] for row in buttons])
+
+
+def _retry_after(exc: RetryAfter) -> float:
+    """Seconds to wait, whether PTB gives them as int or (PTB_TIMEDELTA, future default) as timedelta."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def user_key(user: str) -> str:
+    """The sessions key under which the gateway notes that a user opened the bot's direct chat."""
+    return f"{PLATFORM}:{user}"
+
+
+@asynccontextmanager
+async def translated_errors() -> AsyncIterator[None]:
+    """Telegram's errors as the backbone's: RateLimited, TransientError, PermanentError."""
+    try:
+        yield
+    except RetryAfter as exc:
+        raise RateLimited(_retry_after(exc)) from exc
+    except (Forbidden, InvalidToken, ChatMigrated) as exc:
+        raise PermanentError(str(exc)) from exc
+    except BadRequest as exc:  # a subclass of NetworkError: test it first
+        raise PermanentError(str(exc)) from exc
+    except (NetworkError, TelegramError) as exc:
+        raise TransientError(str(exc)) from exc
+
+
+def _already_done(exc: PermanentError) -> bool:
+    return any(marker in str(exc).lower() for marker in _ALREADY_DONE)
+
+
+def _no_rights(exc: PermanentError) -> bool:
+    return any(marker in str(exc).lower() for marker in _NO_RIGHTS)
+
+
+class TelegramAdapter:
+    """One bot token; a PTB `Bot` per event loop (its HTTP client belongs to the loop that opened it)."""
+
+    platform = PLATFORM
+
+    def __init__(self, token: str | None = None, base_url: str | None = None, sessions: Sessions | None = None) -> None:
+        settings = get_settings()
+        token = token or settings.telegram_token
+        if not token:
+            raise PermanentError("TELEGRAM_TOKEN is not set")
+        self.token = token
+        self.base_url = base_url or settings.telegram_base_url
+        self._sessions = sessions
+        self._bots: dict[asyncio.AbstractEventLoop, Bot] = {}
+
+    @property
+    def sessions(self) -> Sessions:
+        return self._sessions or get_sessions()
+
+    async def bot(self) -> Bot:
+        loop = asyncio.get_running_loop()
+        bot = self._bots.get(loop)
+        if bot is None:
+            for old in [o for o in self._bots if o.is_closed()]:
+                del self._bots[old]
+            kwargs: dict[str, Any] = {"base_url": self.base_url} if self.base_url else {}
+            bot = Bot(self.token, **kwargs)
+            async with translated_errors():
+                await bot.initialize()
+            self._bots[loop] = bot
+        return bot
+
+    async def close(self) -> None:
+        bot = self._bots.pop(asyncio.get_running_loop(), None)
+        if bot is not None:
+            await bot.shutdown()
+
+    # --- messages -------------------------------------------------------------------------------------------
+    async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
+        bot = await self.bot()
+        async with translated_errors():
+            msg = await bot.send_message(int(chat), text, reply_markup=keyboard_markup(buttons, bot.username))
+        return str(msg.message_id)
+
+    async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
+        bot = await self.bot()
+        try:
+            async with translated_errors():
+                await bot.edit_message_text(
+                    text,
+                    chat_id=int(chat),
+                    message_id=int(message_id),
+                    reply_markup=keyboard_markup(buttons, bot.username),
+                )
+        except PermanentError as exc:
+            if not _already_done(exc):
+                raise
+
+    async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
+        bot = await self.bot()
+        async with translated_errors():
+            msg = await bot.send_photo(
+                int(chat), photo, caption=_caption(caption), reply_markup=keyboard_markup(buttons, bot.username)
+            )
+        return str(msg.message_id)
+
+    async def edit_photo(
+        self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
+    ) -> None:
+        bot = await self.bot()
+        try:
+            async with translated_errors():
+                await bot.edit_message_media(
+                    InputMediaPhoto(photo, caption=_caption(caption)),
+                    chat_id=int(chat),
+                    message_id=int(message_id),
+                    reply_markup=keyboard_markup(buttons, bot.username),
+                )
+        except PermanentError as exc:
+            if not _already_done(exc):
+                raise
+
+    async def delete(self, chat: str, message_id: str) -> None:
+        bot = await self.bot()
+        try:
+            async with translated_errors():
+                await bot.delete_message(int(chat), int(message_id))
+        except PermanentError as exc:
+            if not _already_done(exc):
+                raise
+
+    # --- group administration -------------------------------------------------------------------------------
+    async def pin(self, chat: str, message_id: str) -> bool:
+        bot = await self.bot()
+        try:
+            async with translated_errors():
+                await bot.pin_chat_message(int(chat), int(message_id), disable_notification=True)
+        except PermanentError as exc:
+            if _no_rights(exc):
+                return False
+            raise
+        return True
+
+    async def set_silence(self, chat: str, on: bool) -> bool:
+        """Silence: members lose their sending rights (admins keep theirs); off restores what the group had."""
+        bot = await self.bot()
+        key = f"{PLATFORM}:{chat}:permissions"
+        try:
+            async with translated_errors():
+                if on:
+                    info = await bot.get_chat(int(chat))
+                    before = info.permissions.to_dict() if info.permissions else dict(_OPEN_DEFAULT)
+                    saved = self.sessions.get_ui("chat", key)
+                    if saved is None:  # a repeated "on" must not save the silenced permissions as the original
+                        self.sessions.set_ui("chat", key, before)
+                    muted = {**before, **dict.fromkeys(_SEND_RIGHTS, False)}
+                    await bot.set_chat_permissions(
+                        int(chat), ChatPermissions(**muted), use_independent_chat_permissions=True
+                    )
+                else:
+                    restored = self.sessions.get_ui("chat", key) or dict(_OPEN_DEFAULT)
+                    await bot.set_chat_permissions(
+                        int(chat), ChatPermissions(**restored), use_independent_chat_permissions=True
+                    )
+                    self.sessions.clear_ui("chat", key)
+        except PermanentError as exc:
+            if _no_rights(exc):
+                return False
+            if not _already_done(exc):
+                raise
+        return True
+
+    async def direct_chat(self, user: str) -> str | None:
+        """In Telegram a user's direct chat has the user's id, usable once they opened the bot (deep link)."""
+        seen = self.sessions.get_ui("user", user_key(user))
+        return user if seen and seen.get("dm") else None
+
+
+def _caption(text: str) -> str:
+    return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"

@@ -1,0 +1,51 @@
+"""The PTB application: handlers wired up, then long polling or a webhook (with its secret token checked)."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlparse
+
+from telegram import Update
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+
+from service.settings import get_settings
+from service.telegram import handlers
+from service.telegram.inbound import COMMANDS
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+
+
+def build_application(token: str | None = None, base_url: str | None = None) -> Application:
+    """The gateway's application; `base_url` points it at another Bot API server (the tests' fake one)."""
+    settings = get_settings()
+    token = token or settings.telegram_token
+    if not token:
+        raise SystemExit("TELEGRAM_TOKEN is not set: create a bot with @BotFather and export its token")
+    builder = Application.builder().token(token)
+    base_url = base_url or settings.telegram_base_url
+    if base_url:
+        builder = builder.base_url(base_url)
+    app = builder.concurrent_updates(True).build()
+    app.add_handler(CommandHandler("start", handlers.on_start))
+    app.add_handler(CommandHandler(sorted(COMMANDS - {"start"}), handlers.on_command))
+    app.add_handler(CallbackQueryHandler(handlers.on_tap))
+    return app
+
+
+def run() -> None:
+    """`camelot serve --telegram`: webhook mode when TELEGRAM_WEBHOOK_URL is set, else long polling."""
+    settings = get_settings()
+    app = build_application()
+    if settings.telegram_webhook_url:
+        if not settings.telegram_webhook_secret:
+            raise SystemExit("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+        app.run_webhook(
+            listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
+            port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
+            url_path=urlparse(settings.telegram_webhook_url).path.lstrip("/"),
+            webhook_url=settings.telegram_webhook_url,
+            secret_token=settings.telegram_webhook_secret,
+            allowed_updates=ALLOWED_UPDATES,
+        )
+    else:
+        app.run_polling(allowed_updates=ALLOWED_UPDATES)

@@ -1,0 +1,108 @@
+"""One small async handler per command and for button taps: each turns an update into an `Inbound` for the backbone.
+
+Nothing here knows the rules. Replies (help, rules, the lobby, the board) come back through the backbone's outbox;
+the only thing sent from here is the answer to a tap, which Telegram wants at once and does not rate-limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from service.chat.base import Inbound
+from service.sessions import get_sessions
+from service.telegram import inbound
+from service.telegram.adapter import user_key
+from service.telegram.texts import tr
+
+log = logging.getLogger(__name__)
+ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def submit(command: Inbound) -> None:
+    """Hand a command to the backbone; off the event loop, since the in-process mode runs the move right here."""
+    from service import dispatch
+
+    await asyncio.to_thread(dispatch.submit, command)
+
+
+async def precheck(command: Inbound) -> str | None:
+    """The backbone's cheap check of a tap (seated? current prompt?): a reason to refuse, or None."""
+    from service import dispatch
+
+    return await asyncio.to_thread(dispatch.precheck, command)
+
+
+def remember_direct_chat(update: Update) -> None:
+    """The user wrote to the bot privately, so the bot may now write to them (see TelegramAdapter.direct_chat)."""
+    user = update.effective_user
+    if user is not None:
+        get_sessions().set_ui("user", user_key(str(user.id)), {"dm": True})
+
+
+async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or chat.type not in ("group", "supergroup"):
+        return False
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError:
+        log.warning("could not read a member's status in chat %s", chat.id)
+        return False
+    return member.status in ADMIN_STATUSES
+
+
+async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """`/start [payload]` in the direct chat: the user opened the bot; a `join<lobby>` payload joins that table."""
+    chat = update.effective_chat
+    if chat is None or chat.type != "private":
+        await on_command(update, context)
+        return
+    remember_direct_chat(update)
+    payload = context.args[0] if context.args else ""
+    lobby = inbound.joined_lobby(payload)
+    if lobby is not None:
+        await submit(inbound.deep_link_join(update, lobby))
+    else:
+        await submit(inbound.command(update, "start", tuple(context.args or ())))
+
+
+async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/newgame, /join, /leave, /abort, /status, /rules, /help, /set: passed on with their arguments."""
+    message = update.effective_message
+    if message is None or not message.text:
+        return
+    name = message.text.split()[0].lstrip("/").split("@")[0].lower()
+    if name not in inbound.COMMANDS:
+        return
+    if update.effective_chat and update.effective_chat.type == "private":
+        remember_direct_chat(update)
+    admin = name == "abort" and await is_admin(update, context)
+    await submit(inbound.command(update, name, tuple(context.args or ()), admin=admin))
+
+
+async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A button: answered at once (a stale or forged one with a reason), then handed to the backbone."""
+    query = update.callback_query
+    if query is None:
+        return
+    lang = query.from_user.language_code
+    lobby = inbound.lobby_of(query.data or "")
+    admin = lobby is not None and lobby.verb == "abort" and await is_admin(update, context)
+    command = inbound.choice(update, query.data or "", admin=admin)
+    if command is None:
+        await query.answer(tr(lang, "telegram.unknown"))
+        return
+    reason = await precheck(command)
+    if reason:
+        await query.answer(reason)
+        return
+    await query.answer()
+    if update.effective_chat and update.effective_chat.type == "private":
+        remember_direct_chat(update)
+    await submit(command)
