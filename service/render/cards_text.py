@@ -74,9 +74,6 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     if res:
         totals = ", ".join(f"{nm.quest(lang, GAME, q)} {v}" for q, v in (res.get("totals") or {}).items())
         lines.append(t(lang, "cards.resolution", quest=nm.quest(lang, GAME, res["quest"]), totals=totals))
-    current = None if result else view.get("current")
-    if current is not None:
-        lines.append(t(lang, "turn_of", name=_seat_name(names, current)))
     if result:
         lines.append("")
         lines.append(result_line(lang, result, names))
@@ -145,6 +142,9 @@ def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str
 
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     head = t(lang, f"cards.action.{action.kind}")
+    drawn = {"place": "traitor_draw", "pick": "gawain_draw"}.get(action.kind)
+    if drawn and isinstance(action.args[0], int) and action.args[0] < len(view["you"].get(drawn) or []):
+        return head + ": " + _card(lang, view["you"][drawn][action.args[0]])
     if not action.args:
         return head
     return head + ": " + " ".join(_arg(lang, a, view, names, action.kind) for a in action.args)
@@ -159,28 +159,45 @@ class _Missing(dict):
         return "?"
 
 
-def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+def _swords(lang: str, placed: list[list[Any]]) -> str:
+    """[[quest, color, count], …] → "Picts ⚪1, Dragon ⚫2" (what was placed, in order)."""
+    marks = {"white": "⚪", "black": "⚫"}
+    return ", ".join(f"{nm.quest(lang, GAME, q)} {marks.get(color, '?')}{n}" for q, color, n in placed if n) or "–"
+
+
+def _event_values(lang: str, kind: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key in ("seat", "by", "target", "to", "player") and isinstance(value, int):
             out[key] = _seat_name(names, value)
-        elif key in ("card", "top") and isinstance(value, str):
-            out[key] = _card(lang, value)
-        elif key == "cards" and isinstance(value, list):
+        elif key == "card" and isinstance(value, str):
+            out[key] = nm.knight(lang, GAME, value) if kind.startswith("knight") else _card(lang, value)
+        elif key in ("cards", "deck") and isinstance(value, list):
             out[key] = ", ".join(_card(lang, c) for c in value)
-        elif key in ("quest", "main") and isinstance(value, str):
+        elif key == "quest" and isinstance(value, str):
             out[key] = nm.quest(lang, GAME, value)
-        elif key in ("loyalty", "kept") and isinstance(value, str):
+        elif key == "value":
+            out[key] = "?" if value == "q" else value
+        elif key == "loyalty" and isinstance(value, str):
             out[key] = nm.loyalty(lang, value)
-        elif key == "knight" and isinstance(value, str):
-            out[key] = nm.knight(lang, GAME, value)
+        elif key == "outcome" and isinstance(value, str):
+            out[key] = t(lang, f"cards.outcome.{value}")
+        elif key == "swords" and isinstance(value, list):
+            out[key] = _swords(lang, value)
+        elif key == "loyalties" and isinstance(value, list):
+            out[key] = ", ".join(f"{_seat_name(names, s)}: {nm.loyalty(lang, lo)}" for s, lo in value)
         else:
             out[key] = value
     return out
 
 
 def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str]) -> str | None:
+    """A line for an event worth telling (its key `cards.event.<kind>` / `cards.private.<kind>` exists), else None.
+
+    Reveals onto the Threat pile have no line on purpose: the board's single top-card line is edited instead, so
+    the group's history never lists the cards beneath the top.
+    """
     key = f"cards.event.{event.kind}" if event.public else f"cards.private.{event.kind}"
     if not has(key):
         return None
-    return t(lang, key).format_map(_Missing(_event_values(lang, event.data, names)))
+    return t(lang, key).format_map(_Missing(_event_values(lang, event.kind, event.data, names)))

@@ -1,0 +1,115 @@
+"""The catalogs: every one parses, every literal message id the code uses exists in English, placeholders agree."""
+
+from __future__ import annotations
+
+import ast
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from service.render import i18n
+
+ROOT = Path(__file__).resolve().parents[3]
+LANGS = ["en", "cs", "pl", "nl", "ro", "it"]
+CALLS = {"t": 1, "tn": 1, "has": 0}  # function name → index of its msgid argument
+
+
+def _placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
+def _catalog(lang: str):
+    with (i18n.LOCALE_DIR / lang / "LC_MESSAGES" / "camelot.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _literal_msgids() -> set[str]:
+    """Message ids passed as string literals to t/tn/has anywhere in service/ and workers/."""
+    found: set[str] = set()
+    for path in [*ROOT.glob("service/**/*.py"), *ROOT.glob("workers/**/*.py")]:
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name not in CALLS or len(node.args) <= CALLS[name]:
+                continue
+            arg = node.args[CALLS[name]]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and "." in arg.value:
+                found.add(arg.value)
+    return found
+
+
+def test_every_language_is_available():
+    assert i18n.available_languages() == ["en", "cs", "it", "nl", "pl", "ro"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalog_parses_with_the_languages_plural_rule(lang):
+    catalog = _catalog(lang)
+    assert len(catalog) > 100
+    assert catalog.num_plurals == {"en": 2, "cs": 3, "pl": 3, "nl": 2, "ro": 3, "it": 2}[lang]
+    for message in catalog:
+        if message.id and message.pluralizable:
+            assert len(message.string) == catalog.num_plurals, message.id
+
+
+def test_every_literal_msgid_used_by_code_is_in_english():
+    english = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalog("en") if m.id}
+    used = _literal_msgids()
+    assert "you.loyalty" in used and "menu.back" in used  # the scan sees the renderers
+    missing = sorted(m for m in used if m not in english and m.split(".")[0] in {
+        "board", "cards", "menu", "you", "result", "loyalty", "prompt", "notice", "waiting", "turn_of"
+    })
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGS[1:])
+def test_placeholders_match_english(lang):
+    english = {m.id if isinstance(m.id, str) else m.id[0]: m for m in _catalog("en") if m.id}
+    for message in _catalog(lang):
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        assert key in english, f"{lang}: {key} is not in the English catalog"
+        source = english[key].string
+        if isinstance(source, str):
+            assert _placeholders(message.string) == _placeholders(source), f"{lang}: {key}"
+        else:
+            wanted = set().union(*(_placeholders(s) for s in source))
+            for form in message.string:
+                assert _placeholders(form) <= wanted | {"n"}, f"{lang}: {key}"
+                assert form, f"{lang}: {key} has an empty plural form"
+
+
+def test_lookup_falls_back_to_english_then_to_the_key():
+    assert i18n.t("cs", "menu.back") == "⬅ Zpět"
+    assert i18n.t("cs_CZ", "menu.back") == "⬅ Zpět"
+    assert i18n.t("pt-BR", "menu.back") == "⬅ Back"
+    assert i18n.t("en", "no.such.key") == "no.such.key"
+
+
+def test_plural_forms_follow_each_language():
+    assert i18n.tn("en", "you.hand", 1, cards="x") == "Your hand (1 card): x"
+    assert i18n.tn("en", "you.hand", 2, cards="x") == "Your hand (2 cards): x"
+    assert [i18n.tn("cs", "you.hand", n, cards="").split("(")[1].split(")")[0] for n in (1, 3, 5)] == [
+        "1 karta",
+        "3 karty",
+        "5 karet",
+    ]
+    assert i18n.tn("pl", "you.hand", 22, cards="").startswith("Twoja ręka (22 karty)")
+    assert i18n.tn("ro", "you.hand", 20, cards="").startswith("Mâna ta (20 de cărți)")
+
+
+def test_card_names_come_from_the_seeds():
+    from service.render import names
+
+    assert names.board_card("it", "lady_of_the_lake") == "Dama del Lago"
+    assert names.board_card("nl", "desolation") == "Woestenij"
+    assert names.board_card("cs", "black_knight_5") == "Černý rytíř 5"
+    assert names.board_card("it", "lancelot_3") == "Lancillotto/Drago 3/7"
+    assert names.cards_card("pl", "grail_q") == "Święty Graal ?"
+    assert names.cards_card("pl", "vivien") == "Viviana"
+    assert names.knight("pl", "cards", "gawain") == "Gowen"
