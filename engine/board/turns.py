@@ -1,0 +1,476 @@
+"""The turn (digest §3), life and death (§4), the Traitor's own turn (§9), the end of the game (§10), and the loop
+that runs automatic steps until somebody has to decide."""
+
+from __future__ import annotations
+
+from engine.board import blacks, ops, quests, whites
+from engine.board import catalogue as cat
+from engine.board.frames import AUTO, DECISIONS, Events, Frame, auto, decision
+from engine.board.state import BoardState
+from engine.board.views import quest_open
+from engine.core.actions import Action
+from engine.core.events import private, public
+
+_TURN_LEVEL = frozenset(("start_turn", "evil", "heroic", "post", "end_turn", "traitor_steal", "traitor_evil"))
+_END = Action("end")
+_SACRIFICE = Action("sacrifice")
+
+
+def begin_turn(s: BoardState) -> None:
+    ops.push(s, {"kind": "start_turn"})
+
+
+@auto("start_turn")
+def _start_turn(s: BoardState, frame: Frame, ev: Events) -> None:
+    s.turns += 1
+    s.turn = {"types": [], "sacrificed": False, "special": False, "galahad": False, "tristan": False,
+              "arthur": False, "percival": False, "cut": False}
+    ev.append(public("turn", seat=s.current, turn=s.turns))
+    if s.revealed[s.current]:
+        ops.push(s, {"kind": "traitor_steal"}, {"kind": "traitor_evil"}, {"kind": "end_turn"})
+    else:
+        ops.push(s, {"kind": "evil"}, {"kind": "heroic"}, {"kind": "post"}, {"kind": "end_turn"})
+
+
+@auto("end_turn")
+def _end_turn(s: BoardState, frame: Frame, ev: Events) -> None:
+    k = s.order.index(s.current)
+    for step in range(1, len(s.order) + 1):
+        nxt = s.order[(k + step) % len(s.order)]
+        if s.alive[nxt]:
+            s.current = nxt
+            begin_turn(s)
+            return
+
+
+# --- Progression of Evil -------------------------------------------------------------------------
+
+
+def _evil_options(s: BoardState) -> list[Action]:
+    acts = [Action("evil", ("black",)), Action("evil", ("siege",))]
+    if not s.black_deck and not s.black_discard:
+        acts.pop(0)
+    return acts
+
+
+@decision("evil", rule="B-TURN", turn=True)
+class _Evil:
+    """Draw a black card, add a siege engine, or lose a life point (Percival may look at the top card first)."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        acts = _evil_options(s) + [Action("evil", ("life",))]
+        if s.knight[seat] == "percival" and not s.turn["percival"] and s.black_deck:
+            acts.append(Action("peek"))
+        return acts
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        if action.kind == "peek":
+            s.turn["percival"] = True
+            whites.percival_look(s, seat, ev)
+            return
+        s.frames.pop()
+        _evil(s, seat, action.args[0], ev)
+
+
+def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
+    ev.append(public("evil", seat=seat, choice=choice))
+    if choice == "black":
+        blacks.start_draw(s)
+    elif choice == "siege":
+        ops.add_engines(s, 1, ev, "evil")
+    else:
+        ops.change_life(s, seat, -1, ev, "evil")
+
+
+# --- Heroic actions ------------------------------------------------------------------------------
+
+
+def _moves(s: BoardState, seat: int) -> list[Action]:
+    acts = []
+    for where in cat.LOCATIONS:
+        if where == s.loc[seat] or (where != cat.CAMELOT and not quest_open(s, where)):
+            continue
+        if where in cat.SOLO_QUESTS and ops.present(s, where):
+            continue
+        acts.append(Action("move", (where,)))
+    return acts
+
+
+def _tristan_free(s: BoardState, seat: int) -> bool:
+    return s.knight[seat] == "tristan" and not s.turn["tristan"] and s.loc[seat] == cat.CAMELOT
+
+
+def _galahad_free(s: BoardState, seat: int) -> bool:
+    return s.knight[seat] == "galahad" and not s.turn["galahad"] and not s.turn["special"]
+
+
+def _free_actions(s: BoardState, seat: int) -> list[Action]:
+    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot."""
+    acts: list[Action] = []
+    if s.knight[seat] == "arthur" and not s.turn["arthur"] and s.hands[seat]:
+        mine = sorted(set(s.hands[seat]))
+        for other in ops.living(s):
+            if other != seat and s.hands[other]:
+                acts += [Action("arthur", (other, c)) for c in mine]
+    if _galahad_free(s, seat):
+        acts += whites.special_actions(s, seat)
+    if _tristan_free(s, seat):
+        acts += [a for a in _moves(s, seat) if a.args[0] != cat.CAMELOT]
+    return acts
+
+
+def heroic_actions(s: BoardState, seat: int) -> list[Action]:
+    return (_normal_actions(s, seat) or _moves(s, seat)) + _free_actions(s, seat)
+
+
+def _normal_actions(s: BoardState, seat: int) -> list[Action]:
+    """Heroic actions of the types still open this turn (a sacrifice's second action needs a new type).
+    When none is possible the knight must move (digest §3), which `heroic_actions` falls back to."""
+    used = s.turn["types"]
+    acts: list[Action] = []
+    if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat):
+        acts += _moves(s, seat)
+    if "quest" not in used:
+        acts += quests.quest_actions(s, seat)
+    if "special" not in used and not s.turn["special"] and not s.turn["galahad"] and not _galahad_free(s, seat):
+        acts += whites.special_actions(s, seat)
+    if "heal" not in used:
+        acts += whites.heal_actions(s, seat)
+    if "accuse" not in used:
+        acts += whites.accuse_actions(s, seat)
+    return acts
+
+
+def _action_type(action: Action) -> str:
+    return {"move": "move", "play": "special", "heal": "heal", "accuse": "accuse"}.get(action.kind, "quest")
+
+
+def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
+    """Apply `action` as a free power if it is one; False when it is a normal heroic action."""
+    if action.kind == "arthur":
+        s.turn["arthur"] = True
+        ev.append(public("exchange_asked", seat=seat, target=action.args[0]))
+        ops.push(s, {"kind": "arthur", "seat": action.args[0], "card": action.args[1]})
+        return True
+    if action.kind == "play" and _galahad_free(s, seat):
+        s.turn["galahad"] = s.turn["special"] = True
+        whites.play_special(s, seat, action, ev)
+        return True
+    if action.kind == "move" and _tristan_free(s, seat):
+        s.turn["tristan"] = True
+        _move(s, seat, action.args[0], ev)
+        return True
+    return False
+
+
+def _move(s: BoardState, seat: int, where: str, ev: Events) -> None:
+    quests.leave_location(s, seat, where)
+    ev.append(public("moved", seat=seat, to=where))
+
+
+@decision("heroic", rule="B-TURN", turn=True)
+class _Heroic:
+    """One heroic action of the five types (move, quest action, special card, heal, accuse), plus free powers."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return heroic_actions(s, seat)
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        if _do_free(s, seat, action, ev):
+            return
+        s.frames.pop()
+        kind = _action_type(action)
+        s.turn["types"].append(kind)
+        if kind == "move":
+            _move(s, seat, action.args[0], ev)
+        elif kind == "special":
+            s.turn["special"] = True
+            whites.play_special(s, seat, action, ev)
+        elif kind == "heal":
+            whites.heal(s, seat, action.args[0], ev)
+        elif kind == "accuse":
+            whites.accuse(s, seat, action.args[0], ev)
+        else:
+            quests.do_quest_action(s, seat, action, ev)
+
+
+def post_actions(s: BoardState, seat: int) -> list[Action]:
+    acts = [_END]
+    if not s.turn["sacrificed"] and s.life[seat] > 0 and seat not in s.doomed and _normal_actions(s, seat):
+        acts.append(_SACRIFICE)
+    return acts + _free_actions(s, seat)
+
+
+@decision("post", rule="B-SACRIFICE", turn=True)
+class _Post:
+    """After the heroic action: end the turn, sacrifice a life for a second action of another type, or use a power."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return post_actions(s, seat)
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        if action.kind == "end":
+            s.frames.pop()
+        elif action.kind == "sacrifice":
+            s.turn["sacrificed"] = True
+            ev.append(public("sacrifice", seat=seat))
+            ops.change_life(s, seat, -1, ev, "sacrifice")
+            ops.push(s, {"kind": "heroic"})
+        else:
+            _do_free(s, seat, action, ev)
+
+
+# --- the revealed Traitor's turn -----------------------------------------------------------------
+
+
+@decision("traitor_steal", rule="B-TRAITOR", turn=True)
+class _TraitorSteal:
+    """The revealed Traitor discards a random white card from the hand of a knight of his choice."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current] if any(s.hands[i] for i in ops.living(s)) else []
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return [Action("steal", (i,)) for i in ops.living(s) if s.hands[i]]
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        s.frames.pop()
+        target = action.args[0]
+        hand = s.hands[target]
+        card = hand[s.rng.randrange(len(hand))]
+        ops.discard_card(s, target, card)
+        ev.append(public("stolen", seat=seat, target=target))
+        ev.append(private("stolen_card", target, target=target, card=card))
+
+
+@decision("traitor_evil", rule="B-TRAITOR", turn=True)
+class _TraitorEvil:
+    """Then he adds a siege engine or draws and applies the top black card."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return _evil_options(s)
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        s.frames.pop()
+        _evil(s, seat, action.args[0], ev)
+
+
+# --- opening gesture -----------------------------------------------------------------------------
+
+
+@decision("gesture", rule="B-SETUP")
+class _Gesture:
+    """Every knight puts one white card face up on the Round Table; then they are split by agreement."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return list(frame["waiting"])
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return [Action("give", (c,)) for c in sorted(set(s.hands[seat]))]
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        frame["waiting"].remove(seat)
+        frame["chosen"][seat] = action.args[0]
+        if frame["waiting"]:
+            return
+        s.frames.pop()
+        cards = []
+        for i in ops.living(s):
+            card = frame["chosen"][i]
+            if card is not None and card in s.hands[i]:
+                s.hands[i].remove(card)
+                cards.append(card)
+        quests.start_split(s, cards, ops.living(s), s.current, "gesture", ev)
+
+    @staticmethod
+    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
+        return Action("give", (sorted(s.hands[seat])[0],))
+
+
+# --- life and death ------------------------------------------------------------------------------
+
+
+@decision("grail_rescue", rule="B-LIFE")
+class _GrailRescue:
+    """The Grail's holder may let a dying knight drink (himself too): back to 4 life, the Grail leaves the game."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [frame["seat"]]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return [Action("drink"), Action("decline")]
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        s.frames.pop()
+        dying = frame["dying"]
+        if action.kind == "decline" or not s.alive[dying]:
+            kill(s, dying, ev)
+            return
+        ops.remove_relic(s, seat, "grail", ev, "drunk")
+        s.doomed.remove(dying)
+        s.life[dying] = cat.GRAIL_REVIVE_LIFE
+        ev.append(public("revived", seat=dying, by=seat, life=s.life[dying]))
+        if dying == s.current and s.turn:
+            s.turn["cut"] = True
+
+    @staticmethod
+    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
+        return Action("decline")
+
+
+def kill(s: BoardState, seat: int, ev: Events) -> None:
+    """Death: off the board, Excalibur and the Armor leave the game, white cards discarded (B-LIFE)."""
+    if seat in s.doomed:
+        s.doomed.remove(seat)
+    if not s.alive[seat]:
+        return
+    quests.leave_location(s, seat, None)
+    s.alive[seat] = False
+    s.life[seat] = 0
+    for relic in list(s.relics[seat]):
+        ops.remove_relic(s, seat, relic, ev, "death")
+    s.white_discard.extend(s.hands[seat])
+    s.hands[seat] = []
+    s.peeks[seat] = []
+    ev.append(public("died", seat=seat))
+
+
+def _process_deaths(s: BoardState, ev: Events) -> bool:
+    top = s.frames[-1]["kind"] if s.frames else "end_turn"
+    for seat in s.doomed:
+        if seat == s.current and top != "end_turn" and s.turns:
+            continue  # dying on one's own turn: removed at its end
+        holder = ops.relic_holder(s, "grail")
+        if holder is not None:
+            ops.push(s, {"kind": "grail_rescue", "seat": holder, "dying": seat})
+        else:
+            kill(s, seat, ev)
+        return True
+    return False
+
+
+# --- end of the game -----------------------------------------------------------------------------
+
+
+def _finish(s: BoardState, winner: str, reason: str, ev: Events) -> None:
+    s.result = {
+        "winner": winner, "reason": reason, "loyalty": list(s.loyalty),
+        "swords": {"white": s.swords_white, "black": s.swords_black}, "siege_engines": s.engines,
+    }
+    s.frames.clear()
+    ev.append(public("game_over", **s.result))
+
+
+def _check_end(s: BoardState, ev: Events) -> bool:
+    if s.engines >= cat.MAX_ENGINES:
+        _finish(s, "evil", "siege_engines", ev)
+    elif s.swords_black >= cat.BLACK_SWORDS_LOSE:
+        _finish(s, "evil", "black_swords", ev)
+    elif not any(s.alive[i] and not s.revealed[i] and s.loyalty[i] == "loyal" for i in range(s.n)):
+        _finish(s, "evil", "loyal_dead", ev)
+    elif s.swords_white + s.swords_black >= cat.SWORDS_TO_END and (not s.frames or s.frames[-1]["kind"] in _TURN_LEVEL):
+        for i in range(s.n):
+            if s.loyalty[i] == "traitor" and s.alive[i] and not s.revealed[i] and i not in s.doomed:
+                s.loyalty_seen[i] = True
+                ev.append(public("traitor_revealed", seat=i, why="end"))
+                for _ in range(cat.TRAITOR_END_FLIP):
+                    ops.flip_white_sword(s, ev, "traitor")
+        won = s.swords_white > s.swords_black and s.swords_black < cat.BLACK_SWORDS_LOSE
+        _finish(s, "loyal" if won else "evil", "swords", ev)
+    else:
+        return False
+    return True
+
+
+def _three_player_rule(s: BoardState, ev: Events) -> None:
+    if ops.accusations_open(s):
+        for i in range(s.n):
+            if not s.loyalty_seen[i]:
+                s.loyalty_seen[i] = True
+                ev.append(private("loyalty", i, seat=i, loyalty=s.loyalty[i]))
+
+
+def _skip(s: BoardState, kind: str) -> bool:
+    cur = s.current
+    if kind in ("heroic", "post") and (s.turn.get("cut") or not s.alive[cur] or s.revealed[cur]):
+        return True
+    return kind == "post" and (cur in s.doomed or post_actions(s, cur) == [_END])
+
+
+def advance(s: BoardState, ev: Events) -> None:
+    """Run automatic steps, deaths and end checks until a decision is due or the game is over."""
+    while True:
+        if s.result is not None or _check_end(s, ev):
+            return
+        if not all(s.loyalty_seen):
+            _three_player_rule(s, ev)
+        if s.doomed and s.frames[-1]["kind"] != "grail_rescue" and _process_deaths(s, ev):
+            continue
+        top = s.frames[-1]
+        kind = top["kind"]
+        step = AUTO.get(kind)
+        if step is not None:
+            s.frames.pop()
+            step(s, top, ev)
+            continue
+        if _skip(s, kind):
+            s.frames.pop()
+            continue
+        dec = DECISIONS[kind]
+        asked = dec.who(s, top)
+        if not asked:
+            s.frames.pop()
+            continue
+        if not dec.turn:
+            gone = [i for i in asked if not s.alive[i] or s.revealed[i]]
+            if gone:
+                _answer_for_gone(s, top, gone[0], ev)
+                continue
+        return
+
+
+def _answer_for_gone(s: BoardState, frame: Frame, seat: int, ev: Events) -> None:
+    """A knight who died or was revealed while asked: his answer is the safe default, or the question lapses."""
+    dec = DECISIONS[frame["kind"]]
+    default = dec.timeout(s, frame, seat) if dec.timeout else None
+    if frame["kind"] == "split" and default == Action("refuse"):
+        default = Action("accept")
+    if default is not None and default in dec.legal(s, frame, seat):
+        dec.act(s, frame, seat, default, ev)
+    elif "waiting" in frame:
+        frame["waiting"].remove(seat)
+    else:
+        s.frames.pop()
