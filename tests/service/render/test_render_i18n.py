@@ -60,9 +60,13 @@ def test_every_literal_msgid_used_by_code_is_in_english():
     english = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalog("en") if m.id}
     used = _literal_msgids()
     assert "you.loyalty" in used and "menu.back" in used  # the scan sees the renderers
-    missing = sorted(m for m in used if m not in english and m.split(".")[0] in {
-        "board", "cards", "menu", "you", "result", "loyalty", "prompt", "notice", "waiting", "turn_of"
-    })
+    missing = sorted(
+        m
+        for m in used
+        if m not in english
+        and m.split(".")[0]
+        in {"board", "cards", "menu", "you", "result", "loyalty", "prompt", "notice", "waiting", "turn_of"}
+    )
     assert missing == []
 
 

@@ -1,0 +1,153 @@
+"""Random games of both kinds rendered at every step: nothing private in public text, menus within limits, every
+legal action reachable.
+
+The strongest secrecy check is a counterfactual: re-deal everything the group may not know
+(`game.resample_hidden(state, None, …)`) and the group's board text must not change; re-deal what one seat may not
+know and that seat's panel must not change. A renderer that peeked at a secret would fail it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import get_game
+from engine.bots import RandomBot
+from engine.cards.catalogue import CARDS
+from service.callback import MAX_BYTES
+from service.render import panel, present
+from service.render.menus import MAX_BUTTONS, MAX_ROW, reachable
+from service.render.names import board_card, cards_card
+
+LANGS = ["en", "cs", "pl", "nl", "ro", "it"]
+# The longest ids a callback can carry: the 64-byte limit must hold even then.
+GAME_ID, SEQ_BASE = 999_999_999_999, 900_000_000
+
+
+def _check_keyboard(keyboard) -> None:
+    assert sum(len(row) for row in keyboard) <= MAX_BUTTONS
+    for row in keyboard:
+        assert 0 < len(row) <= MAX_ROW
+        for button in row:
+            assert button.label.strip()
+            assert len(button.data.encode()) <= MAX_BYTES
+
+
+def _check_menu(name, state, seat, seq, lang) -> None:
+    """Every keyboard level is within limits, and walking the menu reaches exactly the legal actions."""
+    game = get_game(name)
+
+    def at(level):
+        keyboard = panel(name, state, seat, game_id=GAME_ID, seq=seq, lang=lang, level=level).buttons
+        if keyboard:
+            _check_keyboard(keyboard)
+        return keyboard
+
+    legal = {game.encode(a) for a in game.legal_actions(state, seat)}
+    assert reachable(at) == legal
+
+
+def _play(name, config, seed, on_step, max_steps=1500):
+    game = get_game(name)
+    rng = random.Random(seed)
+    bot = RandomBot()
+    state = game.new_game(config, seed)
+    for step in range(max_steps):
+        if game.result(state) is not None:
+            return state
+        seat = game.pending(state)[0].seat
+        state, events = game.apply(state, seat, bot.choose(game, state, seat, rng))
+        on_step(game, state, events, step)
+    return state
+
+
+def _present(name, state, events, seq, lang, n):
+    return present(
+        name,
+        state,
+        events,
+        game_id=GAME_ID,
+        seq=SEQ_BASE + seq,
+        group_lang=lang,
+        seat_langs={s: LANGS[(s + 1) % 6] for s in range(n)},
+        seat_names={s: f"Knight{s}" for s in range(n)},
+    )
+
+
+CARD_GAMES = [({"players": n, "expert": n % 2 == 0}, seed) for seed, n in enumerate([1, 2, 3, 4, 5, 6, 7, 4, 5, 7])]
+
+
+@pytest.mark.parametrize(("config", "seed"), CARD_GAMES)
+def test_card_game_rendering(config, seed):
+    n = config["players"]
+    rng = random.Random(seed)
+
+    def step(game, state, events, i):
+        lang = LANGS[i % 6]
+        pres = _present("cards", state, events, i, lang, n)
+        view = game.view(state, None)
+        # the board is rendered from public information only
+        other = game.resample_hidden(state, None, rng)
+        assert _present("cards", other, [], i, lang, n).board == pres.board
+        # only the top Threat card: no quest card below it is named (unless the same card is on top / announced);
+        # characters below it are not checked by name, their rules lines (Morgan #1 in force…) are public
+        shown = {view["threat_top"]}
+        if view["threat_announced"]:
+            ann = view["threat_announced"]
+            shown.add(f"{ann['quest']}_{ann['value']}")
+        for card in {c for c in state.threat[:-1] if CARDS[c].kind == "quest"} - shown:
+            assert cards_card(lang, card) not in pres.board, (card, pres.board)
+        assert pres.silence == view["silence"]
+        for seat in range(n):
+            mine = pres.panels[seat]
+            same = game.resample_hidden(state, seat, rng)
+            lang_s = LANGS[(seat + 1) % 6]
+            redo = panel("cards", same, seat, game_id=GAME_ID, seq=SEQ_BASE + i, lang=lang_s, seat_names=None)
+            assert _strip_names(redo.text, n) == _strip_names(mine.text, n)
+            if mine.buttons:
+                _check_menu("cards", state, seat, SEQ_BASE + i, lang_s)
+        assert set(pres.mentions) == {p.seat for p in game.pending(state)} or game.result(state) is not None
+
+    state = _play("cards", config, seed, step)
+    assert get_game("cards").result(state) is not None
+
+
+def _strip_names(text: str, n: int) -> str:
+    for seat in range(n):
+        text = text.replace(f"Knight{seat}", f"#{seat + 1}")
+    return text
+
+
+def test_public_lines_of_a_card_game_do_not_depend_on_secrets():
+    """Public event lines come from public events only: a private event never produces a group line."""
+    game = get_game("cards")
+    found_private = []
+
+    def step(game, state, events, i):
+        pres = _present("cards", state, events, i, "en", 5)
+        public_only = _present("cards", state, [e for e in events if e.public], i, "en", 5)
+        assert pres.lines == public_only.lines
+        for e in events:
+            if not e.public:
+                found_private.append(e.kind)
+                for seat in e.to:
+                    assert seat in range(5)
+        for seat, lines in pres.private_lines.items():
+            assert any(e.visible_to(seat) and not e.public for e in events), (seat, lines)
+
+    for seed in range(4):
+        _play("cards", {"players": 5, "expert": True}, seed, step)
+    assert found_private  # the games exercised private events
+    assert game.name == "cards"
+
+
+def test_board_card_names_cover_every_card_of_both_games():
+    from engine.board import catalogue as board_cat
+    from engine.cards import catalogue as cards_cat
+
+    for lang in LANGS:
+        for card in [*board_cat.WHITE_COUNTS, *board_cat.BLACK_COUNTS]:
+            assert "." not in board_card(lang, card), (lang, card)
+        for card in cards_cat.CARDS:
+            assert "." not in cards_card(lang, card), (lang, card)
