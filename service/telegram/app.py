@@ -15,7 +15,9 @@ from service.telegram.inbound import COMMANDS
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 
 
-def build_application(token: str | None = None, base_url: str | None = None) -> Application:
+def build_application(
+    token: str | None = None, base_url: str | None = None, backbone: handlers.Backbone | None = None
+) -> Application:
     """The gateway's application; `base_url` points it at another Bot API server (the tests' fake one)."""
     settings = get_settings()
     token = token or settings.telegram_token
@@ -26,6 +28,7 @@ def build_application(token: str | None = None, base_url: str | None = None) -> 
     if base_url:
         builder = builder.base_url(base_url)
     app = builder.concurrent_updates(True).build()
+    app.bot_data["backbone"] = backbone or handlers.dispatch_backbone()
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler(sorted(COMMANDS - {"start"}), handlers.on_command))
     app.add_handler(CallbackQueryHandler(handlers.on_tap))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus
@@ -24,18 +26,30 @@ log = logging.getLogger(__name__)
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
-async def submit(command: Inbound) -> None:
-    """Hand a command to the backbone; off the event loop, since the in-process mode runs the move right here."""
+@dataclass(frozen=True)
+class Backbone:
+    """Where commands go: `submit` hands one on; `precheck` is the cheap check of a tap (seated? current
+    prompt?) giving a reason to refuse it, or None. Tests give their own; `service.dispatch` otherwise."""
+
+    submit: Callable[[Inbound], Awaitable[None]]
+    precheck: Callable[[Inbound], Awaitable[str | None]]
+
+
+def dispatch_backbone() -> Backbone:
+    """The backbone's dispatch, called off the event loop (the in-process mode runs the move right there)."""
     from service import dispatch
 
-    await asyncio.to_thread(dispatch.submit, command)
+    async def submit(command: Inbound) -> None:
+        await asyncio.to_thread(dispatch.submit, command)
+
+    async def precheck(command: Inbound) -> str | None:
+        return await asyncio.to_thread(dispatch.precheck, command)
+
+    return Backbone(submit, precheck)
 
 
-async def precheck(command: Inbound) -> str | None:
-    """The backbone's cheap check of a tap (seated? current prompt?): a reason to refuse, or None."""
-    from service import dispatch
-
-    return await asyncio.to_thread(dispatch.precheck, command)
+def backbone(context: ContextTypes.DEFAULT_TYPE) -> Backbone:
+    return context.bot_data["backbone"]
 
 
 def remember_direct_chat(update: Update) -> None:
@@ -67,9 +81,9 @@ async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     payload = context.args[0] if context.args else ""
     lobby = inbound.joined_lobby(payload)
     if lobby is not None:
-        await submit(inbound.deep_link_join(update, lobby))
+        await backbone(context).submit(inbound.deep_link_join(update, lobby))
     else:
-        await submit(inbound.command(update, "start", tuple(context.args or ())))
+        await backbone(context).submit(inbound.command(update, "start", tuple(context.args or ())))
 
 
 async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -83,7 +97,7 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if update.effective_chat and update.effective_chat.type == "private":
         remember_direct_chat(update)
     admin = name == "abort" and await is_admin(update, context)
-    await submit(inbound.command(update, name, tuple(context.args or ()), admin=admin))
+    await backbone(context).submit(inbound.command(update, name, tuple(context.args or ()), admin=admin))
 
 
 async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -98,11 +112,11 @@ async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if command is None:
         await query.answer(tr(lang, "telegram.unknown"))
         return
-    reason = await precheck(command)
+    reason = await backbone(context).precheck(command)
     if reason:
         await query.answer(reason)
         return
     await query.answer()
     if update.effective_chat and update.effective_chat.type == "private":
         remember_direct_chat(update)
-    await submit(command)
+    await backbone(context).submit(command)

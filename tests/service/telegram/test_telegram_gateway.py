@@ -1,0 +1,135 @@
+"""The gateway's inbound side: real PTB application, fake Telegram, and a recording backbone in place of dispatch."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from typing import Any
+
+import pytest
+from fake_bot_api import FakeBotApi
+from gateway_runner import GatewayThread
+
+from service.callback import pack, pack_lobby
+from service.chat.base import Button, Inbound
+from service.sessions import MemorySessions, get_sessions
+from service.telegram.adapter import TelegramAdapter, user_key
+from service.telegram.handlers import Backbone
+
+
+class RecordingBackbone:
+    """Collects what the gateway submits; refuses taps whose prompt seq is in `stale`."""
+
+    def __init__(self) -> None:
+        self.submitted: list[Inbound] = []
+        self.stale: set[int] = set()
+        self.lock = threading.Lock()
+
+    def backbone(self) -> Backbone:
+        async def submit(command: Inbound) -> None:
+            with self.lock:
+                self.submitted.append(command)
+
+        async def precheck(command: Inbound) -> str | None:
+            return "This choice has expired." if command.prompt_seq in self.stale else None
+
+        return Backbone(submit, precheck)
+
+
+@pytest.fixture
+def world(fake_api: FakeBotApi) -> Any:
+    rec = RecordingBackbone()
+    ann = fake_api.add_user("Ann", language_code="it")
+    bob = fake_api.add_user("Bob")
+    group = fake_api.add_group("Table", [ann, bob])
+    with GatewayThread(fake_api.token, fake_api.base_url, rec.backbone()):
+        yield fake_api, rec, group, ann, bob
+    assert fake_api.rejected == [] and fake_api.throttled == []
+
+
+def wait_submitted(api: FakeBotApi, rec: RecordingBackbone, n: int) -> list[Inbound]:
+    api.wait(lambda: len(rec.submitted) >= n, 10, f"{n} submitted commands")
+    return rec.submitted
+
+
+def test_group_commands_become_inbound_commands(world: Any) -> None:
+    api, rec, group, ann, _ = world
+    api.say(ann, group.id, "/newgame@camelot_test_bot cards 4")
+    api.say(ann, group.id, "/status")
+    api.say(ann, group.id, "/frobnicate")
+    (newgame, status) = wait_submitted(api, rec, 2)
+    assert (newgame.kind, newgame.command, newgame.args) == ("command", "newgame", ("cards", "4"))
+    assert newgame.chat == str(group.id) and newgame.user == str(ann.id) and newgame.is_group
+    assert newgame.language == "it" and newgame.user_name == "Ann"
+    assert status.command == "status" and status.update_id != newgame.update_id
+
+
+def test_deep_link_opens_the_direct_chat_and_joins(world: Any) -> None:
+    api, rec, _, ann, _ = world
+    api.open_link(ann, "https://t.me/camelot_test_bot?start=join12")
+    (join,) = wait_submitted(api, rec, 1)
+    assert (join.kind, join.code, join.chat, join.is_group) == ("action", pack_lobby(12, "join"), str(ann.id), False)
+    assert get_sessions().get_ui("user", user_key(str(ann.id))) == {"dm": True}
+
+
+def test_taps_are_answered_at_once_and_handed_on(world: Any) -> None:
+    api, rec, _, ann, _ = world
+    api.open_bot(ann)
+    api.wait(lambda: rec.submitted, 10)
+    adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
+    panel = [[Button("Fight", pack(5, 9, "fight:1")), Button("Old", pack(5, 8, "pass"))]]
+    mid = int(asyncio.run(adapter.send_text(str(ann.id), "Your turn", panel)))
+    rec.stale.add(8)
+    good = api.tap(ann, ann.id, mid, pack(5, 9, "fight:1"))
+    stale = api.tap(ann, ann.id, mid, pack(5, 8, "pass"))
+    forged = api.tap(ann, ann.id, mid, "5:9:\u00fcber", forge=True)
+    assert api.answer(good) == ""
+    assert api.answer(stale) == "This choice has expired."
+    assert api.answer(forged) == "That button is not valid any more."
+    submitted = wait_submitted(api, rec, 2)
+    threading.Event().wait(0.3)
+    assert [(c.game_id, c.prompt_seq, c.code) for c in rec.submitted[1:]] == [(5, 9, "fight:1")]
+    assert submitted[1].chat == str(ann.id) and not submitted[1].is_group
+
+
+def test_abort_by_a_group_admin_carries_the_admin_flag(fake_api: FakeBotApi) -> None:
+    rec = RecordingBackbone()
+    ann, guin = fake_api.add_user("Ann"), fake_api.add_user("Guinevere")
+    group = fake_api.add_group("Table", [ann], admins=[guin])
+    with GatewayThread(fake_api.token, fake_api.base_url, rec.backbone()):
+        fake_api.say(ann, group.id, "/abort")
+        fake_api.say(guin, group.id, "/abort")
+        plain, admin = wait_submitted(fake_api, rec, 2)
+    assert {plain.user: plain.text, admin.user: admin.text} == {str(ann.id): None, str(guin.id): "admin"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_webhook_mode_checks_the_secret_token(fake_api: FakeBotApi) -> None:
+    rec = RecordingBackbone()
+    ann = fake_api.add_user("Ann")
+    group = fake_api.add_group("Table", [ann])
+    port = free_port()
+    hook = {
+        "listen": "127.0.0.1",
+        "port": port,
+        "url_path": "tg",
+        "secret_token": "right-secret",
+        "webhook_url": f"http://127.0.0.1:{port}/tg",
+    }
+    with GatewayThread(fake_api.token, fake_api.base_url, rec.backbone(), webhook=hook):
+        fake_api.say(ann, group.id, "/status")
+        wait_submitted(fake_api, rec, 1)
+        assert fake_api.world.webhook and fake_api.world.webhook["secret_token"] == "right-secret"
+        fake_api.world.webhook["secret_token"] = "forged"  # someone else posting to our endpoint
+        fake_api.say(ann, group.id, "/rules")
+        fake_api.wait(lambda: fake_api.webhook_deliveries == 1 and len(fake_api.world.updates) == 2, 5)
+        threading.Event().wait(0.5)
+        assert len(rec.submitted) == 1
+        fake_api.world.webhook["secret_token"] = "right-secret"
+        assert [c.command for c in wait_submitted(fake_api, rec, 2)] == ["status", "rules"]
