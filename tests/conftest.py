@@ -114,3 +114,43 @@ def _with_settings() -> Iterator[object]:
     for platform in set(registry._factories) - before:
         registry.unregister(platform)
     _reset_process_state()
+
+
+FAST_RATES = {
+    "TELEGRAM_CHAT_INTERVAL": "0",
+    "TELEGRAM_GROUP_INTERVAL": "0",
+    "TELEGRAM_GLOBAL_INTERVAL": "0",
+    "MATRIX_ROOM_INTERVAL": "0",
+    "MATRIX_GLOBAL_INTERVAL": "0",
+}
+
+
+@pytest.fixture
+def toy_game() -> Iterator[str]:
+    """Register the toy game as "toy" (see tests/toygame.py); yields its name."""
+    import toygame
+
+    import engine
+
+    toygame.register()
+    yield "toy"
+    engine.GAMES.pop("toy", None)
+    engine._loaded.pop("toy", None)
+
+
+@pytest.fixture
+def recording(monkeypatch: pytest.MonkeyPatch):
+    """A RecordingAdapter registered for platform "rec", with rate limits off unless a test sets them."""
+    from service.chat import registry
+    from service.chat.recording import RecordingAdapter
+
+    for var, value in FAST_RATES.items():
+        monkeypatch.setenv(var, value)
+    from service.settings import get_settings
+
+    get_settings.cache_clear()
+    adapter = RecordingAdapter("rec")
+    registry.register("rec", lambda: adapter)
+    yield adapter
+    registry.unregister("rec")
+    get_settings.cache_clear()

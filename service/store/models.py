@@ -79,7 +79,8 @@ class GameRow(Base):
     __table_args__ = (Index("ix_games_chat_status", "chat_id", "status"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
-    config: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # passed to the engine's new_game
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # service options: bots, deadlines
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default="lobby")  # lobby | active | finished | aborted
     language: Mapped[str] = mapped_column(String(16), default="en")

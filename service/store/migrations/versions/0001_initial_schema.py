@@ -85,6 +85,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(length=16), nullable=False),
         sa.Column("config", sa.JSON(), nullable=False),
+        sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("seed", sa.BigInteger(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("language", sa.String(length=16), nullable=False),

@@ -1,0 +1,321 @@
+"""Lobby logic shared by every platform: create a game in a chat, join, leave, change options, start, abort.
+
+A lobby is a `games` row with status "lobby"; its id is the game id. One open lobby or game per chat.
+Every function is one transaction; it updates the lobby message (edited in place) through the outbox and
+returns a status word ("ok", "full", "not_creator", …) that `service.dispatch` turns into a reply.
+`create_and_start` seats given users and bots and starts at once (the terminal game, benchmarks, tournaments).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+import engine
+from engine import get_game
+from engine.core.errors import IllegalAction
+from service.render.lobby import lobby_message
+from service.settings import get_settings
+from service.store import deadlines as deadline_rows
+from service.store import games as game_rows
+from service.store import outbox, session_scope
+from service.store.models import Chat, GameRow, Seat
+from service.store.users import chat_for, user_for
+
+DEFAULT_PLAYERS = {"board": 4, "cards": 3}
+
+
+def create(
+    platform: str,
+    chat: str,
+    user: str,
+    *,
+    kind: str = "board",
+    players: int | None = None,
+    bots: bool = False,
+    variants: dict[str, Any] | None = None,
+    language: str | None = None,
+    turn_hours: float | None = None,
+    response_minutes: float | None = None,
+    user_name: str | None = None,
+    seed: int | None = None,
+) -> tuple[str, int | None]:
+    """Open a lobby in `chat` with its creator seated; ("busy", id) if the chat already has an open game."""
+    if kind not in engine.GAMES:
+        return "bad_value", None
+    settings = get_settings()
+    with session_scope() as s:
+        chat_row = chat_for(s, platform, chat, True)
+        existing = game_rows.open_game_in_chat(s, chat_row)
+        if existing is not None:
+            return "busy", existing.id
+        creator = user_for(s, platform, user, user_name, language)
+        game = GameRow(
+            kind=kind,
+            config=dict(variants or {}),
+            options={
+                "players": players or DEFAULT_PLAYERS.get(kind, get_game(kind).min_players),
+                "bots": bots,
+                "turn_deadline": (turn_hours * 3600) if turn_hours else settings.turn_deadline,
+                "response_deadline": (response_minutes * 60) if response_minutes else settings.response_deadline,
+            },
+            seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+            status="lobby",
+            language=language or chat_row.language or creator.language or settings.default_language,
+            chat_id=chat_row.id,
+            creator_id=creator.id,
+        )
+        s.add(game)
+        s.flush()
+        s.add(Seat(game_id=game.id, seat=0, user_id=creator.id))
+        s.flush()
+        _show(s, game, chat_row)
+        game_id = game.id
+    _deliver(platform, chat)
+    return "ok", game_id
+
+
+def join(game_id: int, platform: str, user: str, user_name: str | None = None) -> str:
+    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
+        me = user_for(s, platform, user, user_name)
+        if any(seat.user_id == me.id for seat in seats):
+            return "already"
+        if len(seats) >= get_game(game.kind).max_players:
+            return "full"
+        if len(seats) >= game.options["players"]:
+            game.options = {**game.options, "players": len(seats) + 1}
+        s.add(Seat(game_id=game.id, seat=len(seats), user_id=me.id))
+        return "ok"
+
+    return _in_lobby(game_id, platform, change)
+
+
+def leave(game_id: int, platform: str, user: str) -> str:
+    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
+        me = user_for(s, platform, user)
+        mine = next((seat for seat in seats if seat.user_id == me.id), None)
+        if mine is None:
+            return "not_seated"
+        s.delete(mine)
+        s.flush()
+        for number, seat in enumerate(seat for seat in seats if seat is not mine):
+            seat.seat = number
+        return "ok"
+
+    return _in_lobby(game_id, platform, change)
+
+
+def set_option(game_id: int, platform: str, user: str, option: str, value: str, is_admin: bool = False) -> str:
+    """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>;
+    any other name is an engine variant (`value` as int, on/off as bool, else text), checked when the game starts."""
+
+    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
+        if not (is_admin or _is_creator(s, game, platform, user)):
+            return "not_creator"
+        opts = dict(game.options)
+        try:
+            if option == "game":
+                if value not in engine.GAMES:
+                    return "bad_value"
+                game.kind = value
+            elif option == "players":
+                n = int(value)
+                engine_game = get_game(game.kind)
+                if not (max(engine_game.min_players, len(seats)) <= n <= engine_game.max_players):
+                    return "bad_value"
+                opts["players"] = n
+            elif option == "bots":
+                opts["bots"] = value in ("on", "yes", "1", "true")
+            elif option == "lang":
+                game.language = value
+            elif option == "turn":
+                opts["turn_deadline"] = float(value) * 3600
+            elif option == "response":
+                opts["response_deadline"] = float(value) * 60
+            else:
+                game.config = {**game.config, option: _variant_value(value)}
+        except ValueError:
+            return "bad_value"
+        game.options = opts
+        return "ok"
+
+    return _in_lobby(game_id, platform, change)
+
+
+def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str:
+    """Creator (or a chat admin) starts: bots fill empty seats if chosen; the engine validates the config."""
+    with session_scope() as s:
+        game = game_rows.lock_game(s, game_id)
+        if game is None or game.status != "lobby":
+            return "no_lobby"
+        if not (is_admin or _is_creator(s, game, platform, user)):
+            return "not_creator"
+        started = _start(s, game)
+        if isinstance(started, str):
+            return started
+        chat = s.get(Chat, game.chat_id)
+        _show(s, game, chat)
+    from workers.moves import after_commit
+
+    after_commit(game, started[0], started[1])
+    _deliver(chat.platform, chat.platform_id)
+    return "ok"
+
+
+def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str:
+    """Creator or chat admin (the gateway says so); works in the lobby and during the game."""
+    with session_scope() as s:
+        game = game_rows.lock_game(s, game_id)
+        if game is None or game.status not in game_rows.OPEN:
+            return "no_game"
+        if not (is_admin or _is_creator(s, game, platform, user)):
+            return "not_creator"
+        chat = s.get(Chat, game.chat_id)
+        game.status = "aborted"
+        deadline_rows.clear_game(s, game.id)
+        if game.silence:
+            game.silence = False
+            outbox.enqueue(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
+        _show(s, game, chat)
+    from service.sessions import get_sessions
+
+    get_sessions().drop_state(game_id)
+    _deliver(chat.platform, chat.platform_id)
+    return "ok"
+
+
+def create_and_start(
+    platform: str,
+    chat: str,
+    kind: str,
+    config: dict[str, Any],
+    humans: list[str],
+    bots: int,
+    seed: int,
+    language: str = "en",
+    bot_kind: str = "heuristic",
+) -> int:
+    """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id."""
+    with session_scope() as s:
+        chat_row = chat_for(s, platform, chat, True)
+        players = len(humans) + bots
+        game = GameRow(
+            kind=kind,
+            config={k: v for k, v in config.items() if k != "players"},
+            options={
+                "players": players,
+                "bots": bots > 0,
+                "bot_kind": bot_kind,
+                "turn_deadline": get_settings().turn_deadline,
+                "response_deadline": get_settings().response_deadline,
+            },
+            seed=seed,
+            status="lobby",
+            language=language,
+            chat_id=chat_row.id,
+        )
+        s.add(game)
+        s.flush()
+        for number, user in enumerate(humans):
+            s.add(Seat(game_id=game.id, seat=number, user_id=user_for(s, platform, user).id))
+        s.flush()
+        started = _start(s, game)
+        if isinstance(started, str):
+            raise ValueError(f"cannot start {kind} with {config}: {started}")
+    from workers.moves import after_commit
+
+    after_commit(game, started[0], started[1])
+    return game.id
+
+
+def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
+    engine_game = get_game(game.kind)
+    seats = game_rows.seats_of(s, game.id)
+    users = game_rows.seat_users(s, game.id)
+    return {
+        "id": game.id,
+        "kind": game.kind,
+        "status": game.status,
+        "players": game.options.get("players", len(seats)),
+        "bots": bool(game.options.get("bots")),
+        "names": [(users[seat.seat].name or users[seat.seat].platform_id) for seat in seats if seat.seat in users],
+        "turn_hours": round(game.options.get("turn_deadline", 0) / 3600, 1),
+        "response_minutes": round(game.options.get("response_deadline", 0) / 60),
+        "min_players": engine_game.min_players,
+        "max_players": engine_game.max_players,
+    }
+
+
+def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
+    """Seat bots, build the first state and publish it; a status word if the table cannot start."""
+    from workers.publish import publish
+
+    engine_game = get_game(game.kind)
+    seats = game_rows.seats_of(s, game.id)
+    table = max(game.options.get("players", len(seats)), len(seats)) if game.options.get("bots") else len(seats)
+    if not (engine_game.min_players <= table <= engine_game.max_players):
+        return "not_enough" if table < engine_game.min_players else "full"
+    for number in range(len(seats), table):
+        bot = Seat(game_id=game.id, seat=number, bot=game.options.get("bot_kind", "heuristic"))
+        s.add(bot)
+        seats.append(bot)
+    config = {**game.config, "players": table}
+    try:
+        state = engine_game.new_game(config, game.seed)
+    except (ValueError, KeyError, TypeError, IllegalAction):
+        return "bad_config"
+    game.config = config
+    game.options = {**game.options, "players": table, "bot_seats": [seat.seat for seat in seats if seat.bot]}
+    game.status = "active"
+    s.flush()
+    chat = s.get(Chat, game.chat_id)
+    published = publish(s, game, chat, state, [], seats, game_rows.seat_users(s, game.id), None)
+    return state, published
+
+
+def _in_lobby(game_id: int, platform: str, change: Any) -> str:
+    with session_scope() as s:
+        game = game_rows.lock_game(s, game_id)
+        if game is None or game.status != "lobby":
+            return "no_lobby"
+        status = change(s, game, game_rows.seats_of(s, game.id))
+        if status != "ok":
+            return status
+        s.flush()
+        chat = s.get(Chat, game.chat_id)
+        _show(s, game, chat)
+    _deliver(chat.platform, chat.platform_id)
+    return status
+
+
+def _show(s: Session, game: GameRow, chat: Chat) -> None:
+    text, keyboard = lobby_message(lobby_view(s, game), game.language)
+    buttons = [[[b.label, b.data] for b in row] for row in keyboard] if keyboard else None
+    outbox.upsert_if_changed(
+        s,
+        chat.platform,
+        chat.platform_id,
+        f"lobby:{game.id}",
+        {"text": text, "buttons": buttons},
+        is_group=chat.is_group,
+    )
+
+
+def _is_creator(s: Session, game: GameRow, platform: str, user: str) -> bool:
+    return game.creator_id is not None and user_for(s, platform, user).id == game.creator_id
+
+
+def _variant_value(value: str) -> Any:
+    if value.isdigit():
+        return int(value)
+    if value in ("on", "off"):
+        return value == "on"
+    return value
+
+
+def _deliver(platform: str, chat: str) -> None:
+    from workers.queue import enqueue
+
+    enqueue("deliver", platform=platform, chat=chat)

@@ -1,0 +1,59 @@
+"""Games, seats, the action log and processed updates."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User
+
+OPEN = ("lobby", "active")
+
+
+def lock_game(s: Session, game_id: int) -> GameRow | None:
+    """The game row, locked until the transaction ends (`FOR UPDATE` on PostgreSQL; SQLite's writer lock
+    is already held since the transaction began with BEGIN IMMEDIATE)."""
+    stmt = select(GameRow).where(GameRow.id == game_id)
+    if s.get_bind().dialect.name == "postgresql":
+        stmt = stmt.with_for_update()
+    return s.scalar(stmt.execution_options(populate_existing=True))
+
+
+def open_game_in_chat(s: Session, chat: Chat) -> GameRow | None:
+    """The chat's lobby or running game (one at a time per chat)."""
+    return s.scalar(
+        select(GameRow).where(GameRow.chat_id == chat.id, GameRow.status.in_(OPEN)).order_by(GameRow.id.desc())
+    )
+
+
+def seats_of(s: Session, game_id: int) -> list[Seat]:
+    return list(s.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)))
+
+
+def seat_users(s: Session, game_id: int) -> dict[int, User]:
+    rows = s.execute(select(Seat.seat, User).join(User, Seat.user_id == User.id).where(Seat.game_id == game_id))
+    return {seat: user for seat, user in rows}
+
+
+def action_log(s: Session, game_id: int) -> list[tuple[int, str]]:
+    rows = s.execute(select(ActionRow.seat, ActionRow.code).where(ActionRow.game_id == game_id).order_by(ActionRow.seq))
+    return [(seat, code) for seat, code in rows]
+
+
+def append_action(s: Session, game: GameRow, seat: int, code: str, by: str) -> int:
+    """Append to the log and advance the game's seq, in the caller's transaction; returns the new seq."""
+    game.seq += 1
+    s.add(ActionRow(game_id=game.id, seq=game.seq, seat=seat, code=code, by=by))
+    return game.seq
+
+
+def claim_update(s: Session, platform: str, update_id: str) -> bool:
+    """Record an update as processed in the caller's transaction; False if it already was (a duplicate).
+    On PostgreSQL a concurrent claimer waits for the first transaction and then sees the conflict."""
+    try:
+        with s.begin_nested():
+            s.add(ProcessedUpdate(platform=platform, update_id=update_id))
+    except IntegrityError:
+        return False
+    return True

@@ -1,0 +1,103 @@
+"""The outbox: messages to send, in order per (platform, chat), and the ids of messages edited in place."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from service.store.models import OutboxRow, SentMessage, utcnow
+
+
+def digest(payload: dict[str, Any], photo: bytes | None = None) -> str:
+    h = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode())
+    if photo:
+        h.update(photo)
+    return h.hexdigest()
+
+
+def enqueue(
+    s: Session,
+    platform: str,
+    chat: str,
+    op: str,
+    payload: dict[str, Any] | None = None,
+    *,
+    ref: str | None = None,
+    is_group: bool = False,
+    photo: bytes | None = None,
+) -> OutboxRow:
+    row = OutboxRow(platform=platform, chat=chat, op=op, payload=payload or {}, ref=ref, is_group=is_group, photo=photo)
+    s.add(row)
+    return row
+
+
+def upsert_if_changed(
+    s: Session,
+    platform: str,
+    chat: str,
+    ref: str,
+    payload: dict[str, Any],
+    *,
+    is_group: bool = False,
+    photo: bytes | None = None,
+    same_as: str | None = None,
+) -> bool:
+    """Queue an edit-in-place of `ref` unless its last queued content had the same digest.
+    `same_as` is the digest to compare (default: of the payload), e.g. one that ignores a button's seq."""
+    key = same_as or digest(payload, photo)
+    known = s.scalar(
+        select(SentMessage).where(SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref)
+    )
+    if known is not None and known.digest == key:
+        return False
+    if known is None:
+        s.add(SentMessage(platform=platform, chat=chat, ref=ref, digest=key))
+    else:
+        known.digest = key
+    enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
+    return True
+
+
+def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500) -> list[tuple[str, str]]:
+    now = now or utcnow()
+    rows = s.execute(
+        select(OutboxRow.platform, OutboxRow.chat)
+        .where(OutboxRow.status == "pending", or_(OutboxRow.not_before.is_(None), OutboxRow.not_before <= now))
+        .group_by(OutboxRow.platform, OutboxRow.chat)
+        .limit(limit)
+    )
+    return [(p, c) for p, c in rows]
+
+
+def pending_for_chat(s: Session, platform: str, chat: str, limit: int = 50) -> list[OutboxRow]:
+    return list(
+        s.scalars(
+            select(OutboxRow)
+            .where(OutboxRow.platform == platform, OutboxRow.chat == chat, OutboxRow.status == "pending")
+            .order_by(OutboxRow.id)
+            .limit(limit)
+        )
+    )
+
+
+def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | None:
+    return s.scalar(
+        select(SentMessage.message_id).where(
+            SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref
+        )
+    )
+
+
+def record_message_id(s: Session, platform: str, chat: str, ref: str, message_id: str) -> None:
+    known = s.scalar(
+        select(SentMessage).where(SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref)
+    )
+    if known is None:
+        s.add(SentMessage(platform=platform, chat=chat, ref=ref, message_id=message_id))
+    else:
+        known.message_id = message_id

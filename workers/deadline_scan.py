@@ -1,0 +1,85 @@
+"""The beat task's work: reminders before a deadline, the timeout policy at it.
+
+Deadlines are rows (never long ETA tasks), so one that passed while every process was down fires on the first
+scan after restart. Reminders: the first in the player's direct chat, later ones mention them in the group.
+At the deadline the seat's move is `game.timeout_action` (a `play_bot` with by="timeout", valid only at the
+game's current seq), announced in the group.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+
+from service.settings import get_settings
+from service.store import deadlines as deadline_rows
+from service.store import games as game_rows
+from service.store import outbox, session_scope
+from service.store.models import Chat, GameRow, utcnow
+from workers import presenting
+from workers.publish import direct_chat_of
+from workers.queue import enqueue
+
+
+def left_text(seconds: float) -> str:
+    if seconds >= 3600:
+        return f"{seconds / 3600:.0f} h"
+    return f"{max(1, round(seconds / 60))} min"
+
+
+def scan(now: datetime | None = None) -> dict[str, int]:
+    """One pass over due rows; returns counts of reminders sent and timeouts started."""
+    now = now or utcnow()
+    settings = get_settings()
+    fractions = tuple(settings.reminder_fractions)
+    counts = {"reminders": 0, "timeouts": 0}
+    timeouts: list[tuple[int, int, int]] = []
+    chats: set[tuple[str, str]] = set()
+    with session_scope() as s:
+        for row in deadline_rows.due(s, now):
+            game = s.get(GameRow, row.game_id)
+            if now >= row.due_at:
+                timeouts.append((game.id, row.seat, game.seq))
+                row.next_at = now + timedelta(seconds=2 * settings.deadline_scan_interval)  # until the move lands
+                continue
+            users = game_rows.seat_users(s, game.id)
+            user = users.get(row.seat)
+            left = left_text((row.due_at - now).total_seconds())
+            if user is not None:
+                lang = user.language or game.language
+                if row.reminders == 0:
+                    target = (game_platform(s, game), direct_chat_of(user))
+                    text = presenting.t(lang, "notice.reminder_direct", game_id=game.id, left=left)
+                    outbox.enqueue(s, *target, "send", {"text": text})
+                else:
+                    chat = s.get(Chat, game.chat_id)
+                    target = (chat.platform, chat.platform_id)
+                    name = user.name or user.platform_id
+                    text = presenting.t(game.language, "notice.reminder_group", mention=name, left=left)
+                    outbox.enqueue(
+                        s, *target, "send", {"text": text, "mention_users": [user.platform_id]}, is_group=chat.is_group
+                    )
+                chats.add(target)
+                counts["reminders"] += 1
+            row.reminders += 1
+            row.next_at = deadline_rows.next_time(row.started_at, row.due_at, row.reminders, fractions)
+    for platform, chat in sorted(chats):
+        enqueue("deliver", platform=platform, chat=chat)
+    for game_id, seat, seq in timeouts:
+        enqueue("play_bot", game_id=game_id, seat=seat, seq=seq, by="timeout")
+        counts["timeouts"] += 1
+    return counts
+
+
+def game_platform(s, game: GameRow) -> str:
+    return s.scalar(select(Chat.platform).where(Chat.id == game.chat_id))
+
+
+def sweep_outbox() -> int:
+    """Recovery: enqueue delivery for every chat with due rows (after a crash or a lost deliver task)."""
+    with session_scope() as s:
+        chats = outbox.chats_with_pending(s)
+    for platform, chat in chats:
+        enqueue("deliver", platform=platform, chat=chat)
+    return len(chats)

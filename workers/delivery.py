@@ -1,0 +1,197 @@
+"""Sending the outbox: in id order per chat, within the platform's rates, with retries; records sent ids.
+
+Rates are minimum intervals held in shared buckets (`Sessions.take`), so every worker together stays within
+them: Telegram 1/s per chat, 20/min per group, 30/s per bot (edits count); Matrix per room and per bot.
+A 429 blocks the chat's bucket for `retry_after`; network errors retry with backoff (a few quick tries with
+tenacity, then `not_before` on the row); permanent errors mark the row failed (an edit that fails is sent anew).
+Delivery is at-least-once: a crash between a send and its bookkeeping may repeat that one message.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+import structlog
+from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
+
+from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError
+from service.chat.registry import get_adapter
+from service.sessions import get_sessions
+from service.settings import Settings, get_settings
+from service.store import outbox, session_scope
+from service.store.models import OutboxRow, User, utcnow
+from workers.loop import run
+from workers.queue import enqueue
+
+log = structlog.get_logger(__name__)
+UNLIMITED = ("console",)
+BATCH = 20
+
+
+def buckets(settings: Settings, platform: str, chat: str, is_group: bool) -> list[tuple[str, float]]:
+    """The rate buckets one send to `chat` takes. Unknown platforms get Telegram's (the strictest) limits."""
+    if platform in UNLIMITED:
+        return []
+    if platform == "matrix":
+        return [(f"mx:room:{chat}", settings.matrix_room_interval), ("mx:global", settings.matrix_global_interval)]
+    found = [(f"{platform}:chat:{chat}", settings.telegram_chat_interval)]
+    if is_group:
+        found.append((f"{platform}:group:{chat}", settings.telegram_group_interval))
+    found.append((f"{platform}:global", settings.telegram_global_interval))
+    return found
+
+
+def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> int:
+    """Send what is due for one chat; returns how many rows were handled. Re-enqueues itself to wait for a rate
+    (in-process: sleeps instead)."""
+    settings = get_settings()
+    in_process = not settings.celery_broker_url if in_process is None else in_process
+    sessions = get_sessions()
+    try:
+        lock = sessions.lock(f"deliver:{platform}:{chat}", timeout=120, wait=0 if not in_process else 30)
+        lock.__enter__()
+    except TimeoutError:
+        enqueue("deliver", countdown=0.2, platform=platform, chat=chat)
+        return 0
+    handled = 0
+    try:
+        adapter = get_adapter(platform)
+        while True:
+            with session_scope() as s:
+                rows = outbox.pending_for_chat(s, platform, chat, BATCH)
+            if not rows:
+                return handled
+            for row in rows:
+                delay = _due_in(row)
+                if delay <= 0:
+                    real_chat = _resolve_chat(adapter, row)
+                    delay = sessions.take(buckets(settings, platform, real_chat or chat, row.is_group))
+                    if delay <= 0:
+                        _send_row(adapter, row, real_chat)
+                        handled += 1
+                        continue
+                if in_process:
+                    time.sleep(delay)
+                    break  # reload: the row is still first
+                enqueue("deliver", countdown=delay, platform=platform, chat=chat)
+                return handled
+    finally:
+        lock.__exit__(None, None, None)
+
+
+def _due_in(row: OutboxRow) -> float:
+    if row.not_before is None:
+        return 0.0
+    return max(0.0, (row.not_before - utcnow()).total_seconds())
+
+
+def _resolve_chat(adapter: ChatAdapter, row: OutboxRow) -> str | None:
+    """Rows for a user's direct chat that was not known yet carry `@user:<id>`; ask the adapter once."""
+    if not row.chat.startswith("@user:"):
+        return row.chat
+    user_id = row.chat.removeprefix("@user:")
+    direct = run(adapter.direct_chat(user_id))
+    if direct is not None:
+        with session_scope() as s:
+            user = s.query(User).filter_by(platform=row.platform, platform_id=user_id).one_or_none()
+            if user is not None and user.direct_chat is None:
+                user.direct_chat = direct
+    return direct
+
+
+def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> None:
+    sessions = get_sessions()
+    settings = get_settings()
+    try:
+        if chat is None:
+            raise PermanentError("the bot cannot write to this user yet")
+        message_id = _with_quick_retries(adapter, row, chat)
+    except RateLimited as exc:
+        sessions.penalize(f"{row.platform}:chat:{chat}", exc.retry_after)
+        sessions.penalize(
+            f"mx:room:{chat}" if row.platform == "matrix" else f"{row.platform}:chat:{chat}", exc.retry_after
+        )
+        return
+    except TransientError as exc:
+        with session_scope() as s:
+            fresh = s.get(OutboxRow, row.id)
+            fresh.attempts += 1
+            fresh.error = str(exc)[:500]
+            if fresh.attempts >= settings.outbox_max_attempts:
+                fresh.status = "failed"
+            else:
+                fresh.not_before = utcnow() + timedelta(seconds=min(300.0, 2.0**fresh.attempts))
+        log.warning("outbox.transient", row=row.id, platform=row.platform, error=str(exc))
+        return
+    except PermanentError as exc:
+        _finish(row, "failed", error=str(exc)[:500])
+        log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(exc))
+        return
+    _finish(row, "sent", message_id=message_id, chat=chat)
+
+
+@retry(
+    retry=retry_if_exception_type(TransientError),
+    stop=stop_after_attempt(3),
+    wait=wait_exponential(multiplier=0.1, max=1.0),
+    reraise=True,
+)
+def _with_quick_retries(adapter: ChatAdapter, row: OutboxRow, chat: str) -> str | None:
+    return run(_call(adapter, row, chat))
+
+
+async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> str | None:
+    text = row.payload.get("text", "")
+    keyboard = _keyboard(row.payload.get("buttons"))
+    if row.op == "send":
+        if row.photo:
+            return await adapter.send_photo(chat, row.photo, text, keyboard)
+        return await adapter.send_text(chat, text, keyboard)
+    if row.op == "upsert":
+        known = get_sessions().get_message_id(row.platform, chat, row.ref or "")
+        if known is None:
+            with session_scope() as s:
+                known = outbox.sent_message_id(s, row.platform, chat, row.ref or "")
+        if known is not None:
+            try:
+                if row.photo:
+                    await adapter.edit_photo(chat, known, row.photo, text, keyboard)
+                else:
+                    await adapter.edit_text(chat, known, text, keyboard)
+                return known
+            except PermanentError:
+                pass  # too old or deleted: send it anew below
+        if row.photo:
+            return await adapter.send_photo(chat, row.photo, text, keyboard)
+        return await adapter.send_text(chat, text, keyboard)
+    if row.op in ("restrict", "unrestrict"):
+        await adapter.set_silence(chat, row.op == "restrict")
+        return None
+    if row.op == "delete":
+        await adapter.delete(chat, row.payload["message_id"])
+        return None
+    raise PermanentError(f"unknown outbox op {row.op!r}")
+
+
+def _keyboard(raw: Any) -> list[list[Button]] | None:
+    if not raw:
+        return None
+    return [[Button(label, data) for label, data in row] for row in raw]
+
+
+def _finish(
+    row: OutboxRow, status: str, *, message_id: str | None = None, chat: str | None = None, error: str | None = None
+) -> None:
+    with session_scope() as s:
+        fresh = s.get(OutboxRow, row.id)
+        fresh.status = status
+        fresh.error = error
+        fresh.sent_at = utcnow()
+        if message_id is not None and row.ref and chat is not None:
+            outbox.record_message_id(s, row.platform, row.chat, row.ref, message_id)
+            if chat != row.chat:
+                outbox.record_message_id(s, row.platform, chat, row.ref, message_id)
+    if message_id is not None and row.ref and chat is not None:
+        get_sessions().set_message_id(row.platform, chat, row.ref, message_id)

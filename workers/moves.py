@@ -1,0 +1,253 @@
+"""Playing one move: the heart of the `play` task, usable without Celery.
+
+Order inside one transaction: drop a duplicate update, lock the game row, load the state (cache if its seq is
+current, else replay the log), check seat ownership and the prompt seq, apply, append to the log, write the
+outbox and deadlines. After commit: refresh the cache and hand on delivery and the next bot move.
+Every refusal (not seated, not your turn, expired, illegal) is answered and changes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from engine import get_game
+from engine.bots import RandomBot, heuristic_bot
+from engine.core.errors import IllegalAction
+from engine.core.events import Event
+from service.sessions import get_sessions
+from service.store import games as game_rows
+from service.store import outbox, session_scope
+from service.store.models import Chat, GameRow
+from service.store.users import user_for
+from workers import presenting
+from workers.publish import Published, direct_chat_of, publish, seat_name
+from workers.queue import enqueue
+
+# Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
+_PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
+
+
+@dataclass
+class Outcome:
+    status: str  # applied | duplicate | stale | expired | not_seated | not_your_turn | illegal | no_game | …
+    chats: set[tuple[str, str]] = field(default_factory=set)
+    game: Any = None
+    state: Any = None
+    published: Any = None
+
+
+def load_state(s: Session, game: GameRow) -> Any:
+    """The current state: the cached one when its seq matches the database's, else rebuilt from the log.
+    (Cached states are pickles in our own Redis; only the service writes them.)"""
+    cached = get_sessions().get_state(game.id)
+    if cached is not None and cached[0] == game.seq:
+        return pickle.loads(cached[1])
+    return get_game(game.kind).replay(game.config, game.seed, game_rows.action_log(s, game.id))
+
+
+def play_action(cmd: dict[str, Any]) -> Outcome:
+    """A player's tap (`Inbound` as a dict with game_id, prompt_seq, code)."""
+    if cmd.get("game_id") is None or cmd.get("prompt_seq") is None or not cmd.get("code"):
+        return _refuse_only(cmd, "notice.malformed", "malformed")
+    if str(cmd["code"]).startswith("@"):
+        return navigate(cmd)
+    with session_scope() as s:
+        outcome = _play_action_tx(s, cmd)
+    if outcome.status == "applied":
+        return after_commit(outcome.game, outcome.state, outcome.published)
+    _deliver(outcome.chats)
+    return outcome
+
+
+def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
+    if not game_rows.claim_update(s, cmd["platform"], str(cmd["update_id"])):
+        return Outcome("duplicate")
+    user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
+    if not cmd.get("is_group") and user.direct_chat is None:
+        user.direct_chat = cmd["chat"]
+    game = game_rows.lock_game(s, int(cmd["game_id"]))
+    lang = user.language or (game.language if game else None)
+    if game is None or game.status not in ("active", "finished"):
+        return _notice(s, cmd, lang, "notice.no_game", "no_game")
+    if game.status == "finished":
+        return _notice(s, cmd, lang, "notice.game_over", "game_over")
+    seats = game_rows.seats_of(s, game.id)
+    mine = next((seat for seat in seats if seat.user_id == user.id), None)
+    if mine is None:
+        return _notice(s, cmd, lang, "notice.not_seated", "not_seated")
+    state = load_state(s, game)
+    engine_game = get_game(game.kind)
+    seq = int(cmd["prompt_seq"])
+    prompted = any(p.seat == mine.seat for p in engine_game.pending(state))
+    if not (prompted and mine.prompt_seq is not None and mine.prompt_seq <= seq <= game.seq):
+        if seq == game.seq and not prompted:  # a current button, but someone else's decision
+            return _notice(s, cmd, lang, "notice.not_your_turn", "not_your_turn")
+        return _notice(s, cmd, lang, "notice.expired", "expired")
+    try:
+        state, events = engine_game.apply_code(state, mine.seat, str(cmd["code"]))
+    except IllegalAction as exc:
+        return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
+    get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
+    published = _record(s, game, state, events, mine.seat, str(cmd["code"]), "user")
+    return Outcome("applied", published.chats, game=game, state=state, published=published)
+
+
+def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
+    """A bot seat's move (`by="bot"`) or a timed-out seat's default (`by="timeout"`), valid only at `seq`:
+    a redelivered or overtaken task finds the seq moved on and does nothing."""
+    with session_scope() as s:
+        game = game_rows.lock_game(s, game_id)
+        if game is None or game.status != "active" or game.seq != seq:
+            return Outcome("stale")
+        state = load_state(s, game)
+        engine_game = get_game(game.kind)
+        if not any(p.seat == seat for p in engine_game.pending(state)):
+            return Outcome("stale")
+        if by == "timeout":
+            action = engine_game.timeout_action(state, seat)
+        else:
+            seat_row = next(r for r in game_rows.seats_of(s, game_id) if r.seat == seat)
+            rng = random.Random(f"{game.seed}:{seq}:{seat}")
+            action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
+        code = engine_game.encode(action)
+        state, events = engine_game.apply(state, seat, action)
+        published = _record(s, game, state, events, seat, code, by)
+        if by == "timeout":
+            chat = s.get(Chat, game.chat_id)
+            users = game_rows.seat_users(s, game.id)
+            name = seat_name(next(r for r in game_rows.seats_of(s, game.id) if r.seat == seat), users)
+            outbox.enqueue(
+                s,
+                chat.platform,
+                chat.platform_id,
+                "send",
+                {"text": presenting.t(game.language, "notice.timeout", name=name)},
+                is_group=chat.is_group,
+            )
+            published.chats.add((chat.platform, chat.platform_id))
+    return after_commit(game, state, published)
+
+
+def navigate(cmd: dict[str, Any]) -> Outcome:
+    """ "@kind" / "@" taps: re-render the tapper's panel at that menu level; no move, no log entry."""
+    with session_scope() as s:
+        user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
+        game = s.get(GameRow, int(cmd["game_id"]))
+        if game is None or game.status != "active":
+            return _notice(s, cmd, user.language, "notice.no_game", "no_game")
+        mine = next((r for r in game_rows.seats_of(s, game.id) if r.user_id == user.id), None)
+        if mine is None:
+            return _notice(s, cmd, user.language, "notice.not_seated", "not_seated")
+        if mine.prompt_seq is None or not (mine.prompt_seq <= int(cmd["prompt_seq"]) <= game.seq):
+            return _notice(s, cmd, user.language, "notice.expired", "expired")
+        level = str(cmd["code"])[1:] or None
+        get_sessions().set_ui("panel", f"{game.id}:{mine.seat}", {"level": level})
+        state = load_state(s, game)
+        users = game_rows.seat_users(s, game.id)
+        p = presenting.panel(
+            game.kind,
+            state,
+            mine.seat,
+            game_id=game.id,
+            seq=mine.prompt_seq,
+            lang=user.language or game.language,
+            level=level,
+            seat_names={seat: u.name or u.platform_id for seat, u in users.items()},
+        )
+        dm = (cmd["platform"], direct_chat_of(user))
+        payload = {"text": p.text, "buttons": [[[b.label, b.data] for b in row] for row in p.buttons or []]}
+        outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{mine.seat}", payload)
+    _deliver({dm})
+    return Outcome("navigated", {dm})
+
+
+def _record(s: Session, game: GameRow, state: Any, events: list[Event], seat: int, code: str, by: str) -> Published:
+    game_rows.append_action(s, game, seat, code, by)
+    result = get_game(game.kind).result(state)
+    if result is not None:
+        game.status = "finished"
+        game.result = result
+    pause = os.environ.get(_PAUSE_ENV)
+    if pause:
+        time.sleep(float(pause))
+    chat = s.get(Chat, game.chat_id)
+    seats = game_rows.seats_of(s, game.id)
+    users = game_rows.seat_users(s, game.id)
+    published = publish(s, game, chat, state, events, seats, users, seat)
+    if result is not None:
+        outcome = ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
+        outbox.enqueue(
+            s,
+            chat.platform,
+            chat.platform_id,
+            "send",
+            {"text": presenting.t(game.language, "notice.game_end", outcome=outcome)},
+            is_group=chat.is_group,
+        )
+    return published
+
+
+def after_commit(game: GameRow, state: Any, published: Published) -> Outcome:
+    sessions = get_sessions()
+    sessions.put_state(game.id, game.seq, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    sessions.put_meta(game.id, published.meta)
+    _deliver(published.chats)
+    schedule_bot(game, state)
+    return Outcome("applied", published.chats)
+
+
+def schedule_bot(game: GameRow, state: Any) -> None:
+    """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move)."""
+    if game.status != "active":
+        return
+    bots = game.options.get("bot_seats", [])
+    for prompt in get_game(game.kind).pending(state):
+        if prompt.seat in bots:
+            enqueue("play_bot", game_id=game.id, seat=prompt.seat, seq=game.seq)
+            return
+
+
+def _deliver(chats: set[tuple[str, str]]) -> None:
+    for platform, chat in sorted(chats):
+        enqueue("deliver", platform=platform, chat=chat)
+
+
+def _notice(s: Session, cmd: dict[str, Any], lang: str | None, msgid: str, status: str, **kw: Any) -> Outcome:
+    outbox.enqueue(
+        s,
+        cmd["platform"],
+        cmd["chat"],
+        "send",
+        {"text": presenting.t(lang, msgid, **kw)},
+        is_group=bool(cmd.get("is_group")),
+    )
+    target = (cmd["platform"], cmd["chat"])
+    s.flush()
+    return Outcome(status, {target})
+
+
+def _refuse_only(cmd: dict[str, Any], msgid: str, status: str) -> Outcome:
+    with session_scope() as s:
+        if not game_rows.claim_update(s, cmd["platform"], str(cmd["update_id"])):
+            return Outcome("duplicate")
+        out = _notice(s, cmd, cmd.get("language"), msgid, status)
+    _deliver(out.chats)
+    return out
+
+
+@cache
+def _bot(kind: str, name: str) -> Any:
+    if name == "heuristic":
+        try:
+            return heuristic_bot(kind)
+        except (ImportError, KeyError):  # no heuristic bot for this game (yet): play uniformly at random
+            pass
+    return RandomBot()

@@ -1,0 +1,132 @@
+"""After a move (or a game start): render, write outbox rows, track each seat's prompt, set deadlines.
+
+Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board is
+edited only if its content changed; a seat's panel only if what it shows changed (the seq its buttons carry
+does not count: an unchanged prompt keeps its `prompt_seq`, so its old buttons stay valid).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from engine import get_game
+from engine.core.events import Event
+from service.settings import get_settings
+from service.store import deadlines as deadline_rows
+from service.store import outbox
+from service.store.models import Chat, GameRow, Seat, User, utcnow
+from workers import presenting
+
+
+@dataclass
+class Published:
+    """What the caller does after commit: deliver to these chats; cache this meta for gateways' prechecks."""
+
+    chats: set[tuple[str, str]] = field(default_factory=set)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def direct_chat_of(user: User) -> str:
+    """The user's direct chat, or a marker the outbox resolves through the adapter at delivery time."""
+    return user.direct_chat or f"@user:{user.platform_id}"
+
+
+def seat_name(seat: Seat, users: dict[int, User]) -> str:
+    user = users.get(seat.seat)
+    if user is not None:
+        return user.name or user.platform_id
+    return f"Bot {seat.seat + 1}"
+
+
+def publish(
+    s: Session,
+    game: GameRow,
+    chat: Chat,
+    state: Any,
+    events: list[Event],
+    seats: list[Seat],
+    users: dict[int, User],
+    actor: int | None,
+) -> Published:
+    engine_game = get_game(game.kind)
+    out = Published()
+    names = {seat.seat: seat_name(seat, users) for seat in seats}
+    langs = {
+        seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
+        for seat in seats
+    }
+    pres = presenting.present(
+        game.kind,
+        state,
+        events,
+        game_id=game.id,
+        seq=game.seq,
+        group_lang=game.language,
+        seat_langs=langs,
+        seat_names=names,
+    )
+    group = (chat.platform, chat.platform_id)
+    if outbox.upsert_if_changed(
+        s, *group, f"board:{game.id}", {"text": pres.board}, is_group=chat.is_group, photo=pres.board_image
+    ):
+        out.chats.add(group)
+    lines = list(pres.lines)
+    if pres.silence is not None and pres.silence != game.silence:
+        game.silence = pres.silence
+        outbox.enqueue(s, *group, "restrict" if pres.silence else "unrestrict", is_group=chat.is_group)
+        lines.append(presenting.t(game.language, "notice.silence_on" if pres.silence else "notice.silence_off"))
+    if lines:
+        outbox.enqueue(s, *group, "send", {"text": "\n".join(lines)}, is_group=chat.is_group)
+        out.chats.add(group)
+
+    over = engine_game.result(state) is not None
+    pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
+    prompts: dict[int, tuple[int, str]] = {}
+    for seat in seats:
+        user = users.get(seat.seat)
+        if user is None:  # a bot: its moves are enqueued by seq, it needs no panel or deadline
+            seat.prompt_seq = None
+            continue
+        dm = (chat.platform, direct_chat_of(user))
+        p = pres.panels.get(seat.seat)
+        if p is not None:
+            key = outbox.digest({"panel": presenting.panel_digest_key(p)})
+            changed = key != seat.prompt_sig or seat.seat == actor
+            if changed or seat.prompt_seq is None:
+                seat.prompt_seq = game.seq if seat.seat in pending else None
+            if changed:
+                seat.prompt_sig = key
+                payload = {"text": p.text, "buttons": _buttons(p.buttons)}
+                if outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{seat.seat}", payload, same_as=key):
+                    out.chats.add(dm)
+            if seat.seat not in pending:
+                seat.prompt_seq = None
+        for line in pres.private_lines.get(seat.seat, []):
+            outbox.enqueue(s, *dm, "send", {"text": line})
+            out.chats.add(dm)
+        if seat.seat in pending and seat.prompt_seq is not None:
+            prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)
+
+    settings = get_settings()
+    opts = game.options or {}
+    durations = {
+        "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
+        "response": float(opts.get("response_deadline", settings.response_deadline)),
+    }
+    deadline_rows.set_for_game(s, game.id, prompts, durations, tuple(settings.reminder_fractions), utcnow())
+    out.meta = {
+        "status": game.status,
+        "seq": game.seq,
+        "seats": {user.platform_id: seat for seat, user in users.items()},
+        "prompts": {str(seat): seq for seat, (seq, _) in prompts.items()},
+    }
+    return out
+
+
+def _buttons(keyboard: Any) -> list[list[list[str]]] | None:
+    if not keyboard:
+        return None
+    return [[[b.label, b.data] for b in row] for row in keyboard]

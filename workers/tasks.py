@@ -1,0 +1,64 @@
+"""Celery tasks, thin wrappers over plain functions (`RUNNERS`, also run in-process by `workers.queue`).
+
+acks_late + reject_on_worker_lost only where a redelivery is harmless: `play` (dedupe by update id in the
+move's transaction) and `play_bot` (valid only at its seq). `deliver`, `command` and the scans are not
+(a redelivered send could repeat a message); the outbox sweep picks up anything a lost task left pending.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workers import commands, deadline_scan, delivery, moves
+from workers.app import app
+
+IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True}
+
+
+def _play(cmd: dict[str, Any]) -> str:
+    return moves.play_action(cmd).status
+
+
+def _play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> str:
+    return moves.play_bot(game_id, seat, seq, by).status
+
+
+def _deliver(platform: str, chat: str) -> int:
+    return delivery.deliver_chat(platform, chat)
+
+
+def _scan() -> dict[str, int]:
+    return deadline_scan.scan()
+
+
+def _noop() -> None:
+    """The benchmark's baseline: a task that does nothing."""
+
+
+RUNNERS: dict[str, Any] = {
+    "play": _play,
+    "play_bot": _play_bot,
+    "command": commands.handle,
+    "deliver": _deliver,
+    "scan_deadlines": _scan,
+    "sweep_outbox": deadline_scan.sweep_outbox,
+    "noop": _noop,
+}
+
+play = app.task(name="workers.tasks.play", **IDEMPOTENT)(_play)
+play_bot = app.task(name="workers.tasks.play_bot", **IDEMPOTENT)(_play_bot)
+command = app.task(name="workers.tasks.command")(commands.handle)
+deliver = app.task(name="workers.tasks.deliver")(_deliver)
+scan_deadlines = app.task(name="workers.tasks.scan_deadlines")(_scan)
+sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(deadline_scan.sweep_outbox)
+noop = app.task(name="workers.tasks.noop")(_noop)
+
+TASKS = {
+    "play": play,
+    "play_bot": play_bot,
+    "command": command,
+    "deliver": deliver,
+    "scan_deadlines": scan_deadlines,
+    "sweep_outbox": sweep_outbox,
+    "noop": noop,
+}
