@@ -1,0 +1,93 @@
+"""C-CHAR (Vivien's loyalty swap) and C-END (finish the resolution, final reveal, flips, who wins, play on, solo)."""
+
+from __future__ import annotations
+
+import json
+
+from cards_helpers import GAME, codes, kinds, last, make, play
+
+from engine.cards.catalogue import TURN_CAP
+from engine.core.prompts import RESPONSE
+
+
+def test_vivien_take_give_and_secret_keep_or_swap_for_both():
+    loyalty = ["loyal", "loyal", "loyal", "traitor", "loyal"]  # middle: traitor (slot 3), loyal (slot 4)
+    s = make(3, deck=["vivien"], loyalty=loyalty)
+    play(s, (0, "listen"))
+    assert s.phase == "vivien_give" and codes(s, 0) == ["give:1", "give:2"]
+    ev = play(s, (0, "give:2"))
+    cards = {e.to: e.data["loyalty"] for e in ev if e.kind == "vivien_card"}
+    assert cards == {frozenset({0}): "traitor", frozenset({2}): "loyal"}
+    prompts = GAME.pending(s)
+    assert {(p.seat, p.kind, p.timing) for p in prompts} == {(0, "vivien_keep", RESPONSE), (2, "vivien_keep", RESPONSE)}
+    assert GAME.view(s, 0)["you"]["vivien_card"] == "traitor" and GAME.view(s, 1)["you"]["vivien_card"] is None
+    ev = play(s, (0, "swap"))
+    assert s.loy[0] == "traitor" and s.loy[3] == "loyal" and s.phase == "vivien_keep"
+    assert all("swap" not in json.dumps(e.data) for e in ev)
+    ev = play(s, (2, "keep"))
+    assert s.loy[2] == "loyal" and s.current == 1 and s.phase == "turn"
+    assert GAME.timeout_action(s, 1).kind in {"listen", "quest", "accuse"}
+
+
+def test_vivien_timeout_keeps():
+    s = make(3, deck=["vivien"])
+    play(s, (0, "listen"), (0, "give:1"))
+    assert GAME.timeout_action(s, 0).kind == "keep" and GAME.timeout_action(s, 1).kind == "keep"
+
+
+def test_vivien_does_nothing_in_solo():
+    s = make(1, deck=["vivien"])
+    play(s, (0, "listen"))
+    assert s.phase == "turn" and s.current == 0
+
+
+def test_end_finishes_the_resolution_then_reveals_and_traitor_flips_a_white_sword():
+    loyalty = ["loyal", "traitor", "loyal", "loyal", "loyal"]
+    threat = ["grail_5", "grail_4", "grail_3", "grail_2", "dragon_5", "dragon_4", "dragon_2"]
+    s = make(3, loyalty=loyalty, threat=threat, swords=[5, 2])
+    ev = play(s, (0, "quest:dragon"))  # +2 white (7) and the Grail secondary +3 black: both placed
+    assert last(ev, "quest_result").data["swords"] == [["dragon", "white", 2], ["grail", "black", 3]]
+    assert last(ev, "final_reveal").data["loyalties"] == [[0, "loyal"], [1, "traitor"], [2, "loyal"]]
+    assert last(ev, "swords_flipped").data["count"] == 1
+    assert (s.white, s.black) == (6, 6) and GAME.result(s) is None  # neither side: play goes on
+    assert s.current == 1 and s.phase == "traitor"  # the Traitor is revealed now: his turn draws two
+
+
+def test_loyal_win_with_seven_white_and_more_than_black():
+    s = make(3, threat=["dragon_5", "dragon_4", "dragon_2"], swords=[5, 3])
+    play(s, (0, "quest:dragon"))
+    r = GAME.result(s)
+    assert r["winner"] == "loyal" and r["reason"] == "swords" and r["loyalty"] == ["loyal"] * 3
+    assert GAME.view(s, None)["result"] == r and GAME.pending(s) == [] and GAME.legal_actions(s, 1) == []
+
+
+def test_evil_win_with_seven_black_at_least_as_many_as_white():
+    s = make(3, threat=["dragon_5"], swords=[6, 6])
+    play(s, (0, "quest:dragon"))
+    assert GAME.result(s)["winner"] == "evil"
+
+
+def test_accusation_reaching_seven_ends_the_game():
+    loyalty = ["loyal", "traitor", "loyal", "loyal", "loyal"]
+    s = make(3, loyalty=loyalty, swords=[6, 0])
+    play(s, (0, "accuse:1"))
+    assert GAME.result(s)["winner"] == "loyal"
+
+
+def test_solo_game_has_no_loyalty_and_no_accusations():
+    s = make(1, swords=[3, 3], threat=["dragon_5", "dragon_4", "dragon_2"])
+    assert codes(s, 0) == ["listen", "quest:dragon"]
+    play(s, (0, "quest:dragon"))
+    assert s.current == 0 and GAME.view(s, 0)["you"]["loyalty"] is None
+    s = make(1, swords=[5, 0], threat=["dragon_5", "dragon_4", "dragon_2"])
+    ev = play(s, (0, "quest:dragon"))
+    assert GAME.result(s)["winner"] == "loyal" and "final_reveal" not in kinds(ev)
+
+
+def test_turn_cap_is_reported_as_such():
+    s = make(2, deck=["grail_2", "grail_3"])
+    s.turn = TURN_CAP - 2
+    play(s, (0, "listen"))
+    assert GAME.result(s) is None
+    play(s, (1, "listen"))
+    assert GAME.result(s)["reason"] == "turn_cap" and GAME.result(s)["winner"] is None
