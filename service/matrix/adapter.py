@@ -11,6 +11,7 @@ other refusals → PermanentError. A retried send reuses its transaction id, so 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import io
 import json
@@ -56,6 +57,22 @@ def _forbidden(resp: Any) -> bool:
     return isinstance(resp, ErrorResponse) and resp.status_code == "M_FORBIDDEN"
 
 
+def _on_home_loop(method):
+    """Run the method on the loop that owns the nio client (its aiohttp session is bound to one loop); callers
+    on another loop (the backbone's adapter thread) wait for the result there."""
+
+    @functools.wraps(method)
+    async def wrapper(self: MatrixAdapter, *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._loop is None:
+            self._loop = loop
+        if loop is self._loop:
+            return await method(self, *args, **kwargs)
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(method(self, *args, **kwargs), self._loop))
+
+    return wrapper
+
+
 @asynccontextmanager
 async def _network():
     try:
@@ -89,6 +106,8 @@ class MatrixAdapter:
         self.encrypt_direct = encrypt_direct
         self._retry_txn: dict[str, str] = {}
         self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
+        self._encrypted: dict[str, bool] = {}  # rooms checked by a client without end-to-end support
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- sending ------------------------------------------------------------------------------
     async def _send(self, room: str, event_type: str, content: dict[str, Any]) -> str:
@@ -108,8 +127,13 @@ class MatrixAdapter:
 
     async def _await_room(self, room: str, wait: float = 5.0) -> None:
         """With encryption nio must know the room (members, encryption state) from a sync before sending:
-        wait briefly for the gateway's sync loop to bring a new room in, else let the outbox retry later."""
+        wait briefly for the gateway's sync loop to bring a new room in, else let the outbox retry later.
+        Without it, never send plaintext into an encrypted room."""
         if self.client.olm is None:
+            if room not in self._encrypted:
+                self._encrypted[room] = await self._state(room, "m.room.encryption") is not None
+            if self._encrypted[room]:
+                raise PermanentError(f"room {room} is encrypted: only the gateway's device can write there")
             return
         for _ in range(int(wait / 0.05)):
             if room in self.client.rooms:
@@ -117,6 +141,7 @@ class MatrixAdapter:
             await asyncio.sleep(0.05)
         raise TransientError(f"room {room} not synced yet")
 
+    @_on_home_loop
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
         body, mapping = numbered.render(text, buttons)
         event_id = await self._send(chat, "m.room.message", {"msgtype": MSGTYPE, "body": body})
@@ -124,6 +149,7 @@ class MatrixAdapter:
             self.choices.remember(chat, event_id, mapping)
         return event_id
 
+    @_on_home_loop
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
         body, mapping = numbered.render(text, buttons)
         await self._replace(chat, message_id, {"msgtype": MSGTYPE, "body": body})
@@ -153,6 +179,7 @@ class MatrixAdapter:
                 if isinstance(resp, ErrorResponse):
                     raise _fail(resp)
 
+    @_on_home_loop
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
         content, mapping = await self._image_content(chat, photo, caption, buttons)
         event_id = await self._send(chat, "m.room.message", content)
@@ -160,6 +187,7 @@ class MatrixAdapter:
             self.choices.remember(chat, event_id, mapping)
         return event_id
 
+    @_on_home_loop
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
@@ -194,6 +222,7 @@ class MatrixAdapter:
             content["url"] = resp.content_uri
         return content, mapping
 
+    @_on_home_loop
     async def delete(self, chat: str, message_id: str) -> None:
         async with _network():
             resp = await self.client.room_redact(chat, message_id, tx_id=f"redact-{message_id}")
@@ -220,12 +249,14 @@ class MatrixAdapter:
             raise _fail(resp)
         return True
 
+    @_on_home_loop
     async def pin(self, chat: str, message_id: str) -> bool:
         pinned = (await self._state(chat, "m.room.pinned_events") or {}).get("pinned", [])
         if message_id in pinned:
             return True
         return await self._put_state(chat, "m.room.pinned_events", {"pinned": [*pinned, message_id]})
 
+    @_on_home_loop
     async def set_silence(self, chat: str, on: bool) -> bool:
         """Raise `events_default` to 50 (members at level 0 cannot send) or back to 0.
 
@@ -263,9 +294,11 @@ class MatrixAdapter:
         """`m.direct` changed (another process created a direct room): reload it on next use."""
         self._direct = None
 
+    @_on_home_loop
     async def is_direct(self, chat: str) -> bool:
         return chat in (await self._direct_map()).values()
 
+    @_on_home_loop
     async def direct_chat(self, user: str) -> str | None:
         """The bot's direct room with `user`, created (invite, `is_direct`, maybe encrypted) on first need."""
         direct = await self._direct_map()

@@ -16,7 +16,7 @@ from service.matrix.login_store import LoginStore, StoredLogin
 DEVICE_NAME = "camelot-bot"
 
 
-def _config(encryption: bool) -> AsyncClientConfig:
+def client_config(encryption: bool) -> AsyncClientConfig:
     return AsyncClientConfig(
         max_limit_exceeded=0,
         max_timeouts=0,
@@ -40,14 +40,14 @@ async def connect(
     crypto_dir.mkdir(parents=True, exist_ok=True)
     saved = store.load()
     if saved is not None and saved.homeserver == homeserver:
-        client = AsyncClient(homeserver, saved.user_id, saved.device_id, str(crypto_dir), _config(encryption))
+        client = AsyncClient(homeserver, saved.user_id, saved.device_id, str(crypto_dir), client_config(encryption))
         client.restore_login(saved.user_id, saved.device_id, saved.access_token)
         if isinstance(await client.whoami(), WhoamiResponse):
             return client, saved
         await client.close()
     if not password:
         raise RuntimeError("no stored Matrix login and no MATRIX_PASSWORD to log in with")
-    client = AsyncClient(homeserver, user, store_path=str(crypto_dir), config=_config(encryption))
+    client = AsyncClient(homeserver, user, store_path=str(crypto_dir), config=client_config(encryption))
     response = await client.login(password, device_name=DEVICE_NAME)
     if not isinstance(response, LoginResponse):
         await client.close()

@@ -143,8 +143,7 @@ class Gateway:
 
     async def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
         data = self.choices.lookup(origin.room, answer.number, answer.menu_event)
-        cmd = inbound.choice(origin, data) if data is not None else None
-        if cmd is None:
+        if data is None:
             await self.answer(origin.room, origin.user, "expired")
             return
-        await self.submit(cmd)
+        await self.submit(inbound.choice(origin, data))

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
+from service.dispatch import ADMIN_FLAG, COMMANDS
 from service.matrix import numbered
 
 PLATFORM = "matrix"
 PREFIX = "!"
-COMMANDS = frozenset({"newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set"})
 
 
 class Origin(NamedTuple):
@@ -63,28 +62,17 @@ def number_in_reaction(key: str, reacts_to: str) -> NumberAnswer | None:
 
 
 def command(origin: Origin, name: str, args: tuple[str, ...], *, admin: bool) -> Inbound:
-    """A `!command`; `admin` (room power level ≥ 50) travels as the `admin` flag in args' first slot."""
+    """A `!command`; a room moderator (power level ≥ 50) is marked with the backbone's admin flag."""
     return Inbound(
         PLATFORM, origin.room, origin.user, origin.event_id, "command",
-        command=name, args=args, user_name=origin.user_name, is_group=origin.is_group, text=None,
-    ) if not admin else Inbound(
-        PLATFORM, origin.room, origin.user, origin.event_id, "command",
-        command=name, args=args, user_name=origin.user_name, is_group=origin.is_group, text="admin",
+        command=name, args=(*args, ADMIN_FLAG) if admin else args,
+        user_name=origin.user_name, is_group=origin.is_group,
     )
 
 
-def choice(origin: Origin, data: str) -> Inbound | None:
-    """The Inbound for a chosen button's data (a game choice or a lobby tap); None if the data is malformed."""
-    parsed = unpack(data)
-    if isinstance(parsed, Choice):
-        return Inbound(
-            PLATFORM, origin.room, origin.user, origin.event_id, "action",
-            game_id=parsed.game_id, prompt_seq=parsed.seq, code=parsed.code,
-            user_name=origin.user_name, is_group=origin.is_group,
-        )
-    if isinstance(parsed, LobbyTap):
-        return Inbound(
-            PLATFORM, origin.room, origin.user, origin.event_id, "action",
-            code=data, user_name=origin.user_name, is_group=origin.is_group,
-        )
-    return None
+def choice(origin: Origin, data: str) -> Inbound:
+    """The chosen button's data as a tap; the backbone tells game choices from lobby taps (and rejects garbage)."""
+    return Inbound(
+        PLATFORM, origin.room, origin.user, origin.event_id, "tap",
+        text=data, user_name=origin.user_name, is_group=origin.is_group,
+    )

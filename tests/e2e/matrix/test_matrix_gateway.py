@@ -79,15 +79,13 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         await alice.say(dm, "7")  # no such choice
         await _until(gw, lambda: len(rec.inbound) == 2 and rec.answers)
         action = rec.inbound[1]
-        assert (action.kind, action.game_id, action.prompt_seq, action.code, action.is_group) == (
-            "action", 12, 4, "pass", False
-        )
+        assert (action.kind, action.text, action.is_group, action.user) == ("tap", "12:4:pass", False, alice.user_id)
         assert rec.answers == [(dm, alice.user_id, "expired")]
         await alice.client.room_send(dm, "m.reaction", {
             "m.relates_to": {"rel_type": "m.annotation", "event_id": panel, "key": "1️⃣"}
         })
         await _until(gw, lambda: len(rec.inbound) == 3)
-        assert rec.inbound[2].code == "@fight"
+        assert rec.inbound[2].text == "12:4:@fight"
         seen = [c.update_id for c in rec.inbound]
 
         # Restart: a new process with the same store resumes after the last handled event.
