@@ -175,7 +175,7 @@ def _convocation_draw(s: BoardState, ev: Events) -> None:
     quests.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
 
 
-@decision("convocation", rule="B-CARD")
+@decision("convocation", rule="B-TURN")
 class _Convocation:
     """Every knight away from Camelot may return; then one white card per knight in Camelot is shared."""
 
@@ -206,7 +206,7 @@ class _Convocation:
         return Action("stay")
 
 
-@decision("messenger", rule="B-CARD", turn=True)
+@decision("messenger", rule="B-TURN", turn=True)
 class _Messenger:
     """Give up to 3 white cards to the chosen knight, one at a time."""
 
@@ -231,7 +231,7 @@ class _Messenger:
             s.frames.pop()
 
 
-@decision("clairvoyance", rule="B-CARD", turn=True)
+@decision("clairvoyance", rule="B-TURN", turn=True)
 class _Clairvoyance:
     """Put the looked-at black cards back in the order of choice: pick the next card from the top each time."""
 

@@ -1,0 +1,156 @@
+"""A heuristic board-game player: scores each legal action with a few rules of thumb and takes the best.
+
+Playing as loyal it pushes quests forward, heals when low and keeps Camelot safe; playing for a Traitor it
+stalls quests and feeds Evil. The service uses `as_loyal=True` for a seat that timed out, whatever its loyalty,
+so a timeout never reveals alignment.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.board import catalogue as cat
+from engine.core.actions import Action
+from engine.core.game import Game
+
+
+class BoardHeuristicBot:
+    def __init__(self, as_loyal: bool = False) -> None:
+        self.as_loyal = as_loyal
+
+    def choose(self, game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+        actions = game.legal_actions(state, seat)
+        if not actions:
+            raise RuntimeError(f"seat {seat} has nothing to decide")
+        traitor = not self.as_loyal and state.loyalty[seat] == "traitor" and state.loyalty_seen[seat]
+        score = _traitor_score if traitor else _loyal_score
+        best, best_score = [], float("-inf")
+        for action in actions:
+            value = score(state, seat, action)
+            if value > best_score:
+                best, best_score = [action], value
+            elif value == best_score:
+                best.append(action)
+        return best[rng.randrange(len(best))]
+
+
+def _fight_count(hand: list[str]) -> int:
+    return sum(1 for c in hand if c in cat.FIGHT_VALUE)
+
+
+def _card_worth(card: str) -> float:
+    """How much a loyal knight wants to keep a white card (low = discard it first)."""
+    if card in cat.FIGHT_VALUE:
+        return cat.FIGHT_VALUE[card]
+    return {"grail": 3.5, "merlin": 6}.get(card, 5)
+
+
+def _loyal_score(s: Any, seat: int, a: Action) -> float:
+    kind, args = a.kind, a.args
+    life, hand = s.life[seat], s.hands[seat]
+    if kind == "evil":
+        if args[0] == "life":
+            return 5 if life >= 5 else -5
+        if args[0] == "siege":
+            return 3 if s.engines <= 4 else -2
+        return 2
+    if kind == "peek":
+        return 10
+    if kind == "heal":
+        return 9 if life <= 2 else (1 if life < cat.MAX_LIFE else -9)
+    if kind == "fight":
+        return 8 + args[0] / 10
+    if kind == "grail":
+        return 8
+    if kind == "excal":
+        return 6 - _card_worth(args[0]) / 10
+    if kind == "draw":
+        return 7 if len(hand) < 6 else 3
+    if kind == "siege":
+        return 6.5 if s.engines >= 7 and _fight_count(hand) >= 2 else 0
+    if kind == "move":
+        return _move_score(s, seat, args[0])
+    if kind == "play":
+        return _special_score(s, seat, args)
+    if kind == "accuse":
+        return -3
+    if kind in ("end", "pass", "stay", "done", "decline"):
+        return 0
+    if kind == "sacrifice":
+        return 1 if life >= 5 else -1
+    if kind == "add":  # siege: add cards until the sum comfortably beats a d8
+        return 1 if _siege_sum(s) < 8 else -1
+    if kind == "roll":
+        return 0
+    if kind == "kay":
+        return args[0]
+    if kind in ("give", "discard"):
+        if isinstance(args[0], int):  # split proposal: spread cards round the table
+            return -sum(1 for x in s.frames[-1]["assign"] if x == args[0])
+        return -_card_worth(args[0])
+    if kind in ("accept", "drink", "face"):
+        return 1 if kind != "face" else (1 if args[0] == "down" else 0)
+    if kind == "war":
+        return -len(s.war_black[args[0]])
+    if kind == "merlin":
+        return 0
+    if kind == "excalibur":
+        return -1
+    if kind == "top":
+        return 0
+    return 0
+
+
+def _siege_sum(s: Any) -> int:
+    return sum(cat.FIGHT_VALUE[c] for c in s.frames[-1].get("cards", []))
+
+
+def _move_score(s: Any, seat: int, to: str) -> float:
+    hand = s.hands[seat]
+    if to == cat.CAMELOT:
+        return 4 if len(hand) < 4 or s.engines >= 8 else 1
+    if to == "grail":
+        return 5 + hand.count("grail") / 2 if "grail" in hand and not s.dark_forest else -1
+    if to in cat.WARS or to in cat.FIGHT_QUESTS:
+        return 2 + _fight_count(hand) / 3
+    if to == "excalibur":
+        return 2.5
+    return 0
+
+
+def _special_score(s: Any, seat: int, args: tuple) -> float:
+    card = args[0]
+    arg = args[1] if len(args) > 1 else None
+    if card == "merlin":
+        if arg == "engine":
+            return 7 if s.engines >= 8 else 1
+        return 4
+    if card == "piety":
+        return 7 if arg == "self" and s.life[seat] <= 2 else 2
+    if card == "reinforcements":
+        return 3 if arg == "self" else 2
+    if card == "fate":
+        return 2 if arg == "draw" else -9
+    if card == "lady_of_the_lake":
+        return 5
+    return 1
+
+
+def _traitor_score(s: Any, seat: int, a: Action) -> float:
+    kind, args = a.kind, a.args
+    if kind == "evil":
+        return {"siege": 4 if s.engines < 10 else 1, "black": 3, "life": -4}[args[0]]
+    if kind in ("fight", "grail"):
+        return 1
+    if kind == "play" and args[0] == "fate" and len(args) > 1 and args[1] == "reveal":
+        return 2
+    if kind == "accuse":
+        return 3
+    if kind in ("refuse", "decline"):
+        return 2
+    if kind == "face":
+        return 1 if args[0] == "down" else 0
+    if kind == "steal":
+        return len(s.hands[args[0]])
+    return _loyal_score(s, seat, a) / 4
