@@ -17,13 +17,19 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from service.chat.base import Inbound
+from service.render import i18n
 from service.sessions import get_sessions
 from service.telegram import inbound
 from service.telegram.adapter import user_key
-from service.telegram.texts import tr
 
 log = logging.getLogger(__name__)
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+NOTICES = {
+    "expired": "notice.expired",
+    "not_seated": "notice.not_seated",
+    "over": "notice.game_over",
+    "malformed": "notice.malformed",
+}  # precheck's reasons → catalog ids
 
 
 @dataclass(frozen=True)
@@ -72,22 +78,22 @@ async def is_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
 
 
 async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """`/start [payload]` in the direct chat: the user opened the bot; a `join<lobby>` payload joins that table."""
+    """`/start [payload]` in the direct chat: the user opened the bot; a `join<lobby>` payload joins that table,
+    a bare /start gets the help. In a group, /start starts the lobby's game."""
     chat = update.effective_chat
     if chat is None or chat.type != "private":
         await on_command(update, context)
         return
     remember_direct_chat(update)
-    payload = context.args[0] if context.args else ""
-    lobby = inbound.joined_lobby(payload)
+    lobby = inbound.joined_lobby(context.args[0] if context.args else "")
     if lobby is not None:
         await backbone(context).submit(inbound.deep_link_join(update, lobby))
     else:
-        await backbone(context).submit(inbound.command(update, "start", tuple(context.args or ())))
+        await backbone(context).submit(inbound.command(update, "help", ()))
 
 
 async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/newgame, /join, /leave, /abort, /status, /rules, /help, /set: passed on with their arguments."""
+    """/newgame, /join, /leave, /start, /abort, /status, /rules, /help, /set: passed on with their arguments."""
     message = update.effective_message
     if message is None or not message.text:
         return
@@ -96,27 +102,24 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     if update.effective_chat and update.effective_chat.type == "private":
         remember_direct_chat(update)
-    admin = name == "abort" and await is_admin(update, context)
+    admin = name in ("abort", "start") and await is_admin(update, context)
     await backbone(context).submit(inbound.command(update, name, tuple(context.args or ()), admin=admin))
 
 
 async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A button: answered at once (a stale or forged one with a reason), then handed to the backbone."""
+    """A button: answered at once (a stale, foreign or forged one with the reason), then handed to the backbone."""
     query = update.callback_query
     if query is None:
         return
-    lang = query.from_user.language_code
-    lobby = inbound.lobby_of(query.data or "")
-    admin = lobby is not None and lobby.verb == "abort" and await is_admin(update, context)
-    command = inbound.choice(update, query.data or "", admin=admin)
-    if command is None:
-        await query.answer(tr(lang, "telegram.unknown"))
-        return
+    data = query.data or ""
+    command = inbound.tap(update, data)
     reason = await backbone(context).precheck(command)
     if reason:
-        await query.answer(reason)
+        await query.answer(i18n.t(query.from_user.language_code, NOTICES.get(reason, "notice.malformed")))
         return
     await query.answer()
     if update.effective_chat and update.effective_chat.type == "private":
         remember_direct_chat(update)
+    if inbound.needs_admin_check(data) and await is_admin(update, context):
+        command = inbound.admin_tap(update, data) or command
     await backbone(context).submit(command)

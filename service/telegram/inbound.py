@@ -10,11 +10,13 @@ import re
 
 from telegram import Update
 
-from service.callback import Choice, LobbyTap, pack_lobby, unpack
+from service.callback import LobbyTap, pack_lobby, unpack
 from service.chat.base import Inbound
+from service.dispatch import ADMIN_FLAG
+from service.dispatch import COMMANDS as BACKBONE_COMMANDS
 
 PLATFORM = "telegram"
-COMMANDS = frozenset({"newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set"})
+COMMANDS = frozenset(BACKBONE_COMMANDS)
 _JOIN_PAYLOAD = re.compile(r"^join(\d{1,12})$")
 
 
@@ -42,25 +44,36 @@ def _origin(update: Update) -> dict[str, object]:
     }
 
 
-def command(update: Update, name: str, args: tuple[str, ...], *, admin: bool = False) -> Inbound:
-    """A `/command`; a group admin's commands carry text "admin" (as on Matrix) so Abort may be theirs."""
-    return Inbound(kind="command", command=name, args=args, text="admin" if admin else None, **_origin(update))  # type: ignore[arg-type]
+def command(
+    update: Update, name: str, args: tuple[str, ...], *, admin: bool = False, game_id: int | None = None
+) -> Inbound:
+    """A `/command`; a group admin's carries ADMIN_FLAG in its args (Abort and Start may be theirs)."""
+    args = (*args, ADMIN_FLAG) if admin else args
+    return Inbound(kind="command", command=name, args=args, game_id=game_id, **_origin(update))  # type: ignore[arg-type]
 
 
-def choice(update: Update, data: str, *, admin: bool = False) -> Inbound | None:
-    """The Inbound for a tapped button's data (a game choice or a lobby tap); None when the data is malformed."""
-    parsed = unpack(data)
-    origin = _origin(update)
-    if isinstance(parsed, Choice):
-        return Inbound(kind="action", game_id=parsed.game_id, prompt_seq=parsed.seq, code=parsed.code, **origin)  # type: ignore[arg-type]
-    if isinstance(parsed, LobbyTap):
-        return Inbound(kind="action", code=data, text="admin" if admin else None, **origin)  # type: ignore[arg-type]
+def tap(update: Update, data: str) -> Inbound:
+    """A tapped button: its raw data goes to the backbone, which unpacks it (and refuses what is malformed)."""
+    return Inbound(kind="tap", text=data, **_origin(update))  # type: ignore[arg-type]
+
+
+def admin_tap(update: Update, data: str) -> Inbound | None:
+    """A group admin's Abort or Start on a lobby: sent as the command with the admin flag, since a plain tap
+    cannot carry it. None for any other button."""
+    tapped = lobby_of(data)
+    if tapped is not None and tapped.verb in ("abort", "start"):
+        return command(update, tapped.verb, (), admin=True, game_id=tapped.lobby_id)
     return None
 
 
 def deep_link_join(update: Update, lobby_id: int) -> Inbound:
     """`/start join<lobby>` in the direct chat: the same as tapping Join in the group."""
-    return Inbound(kind="action", code=pack_lobby(lobby_id, "join"), **_origin(update))  # type: ignore[arg-type]
+    return tap(update, pack_lobby(lobby_id, "join"))
+
+
+def needs_admin_check(data: str) -> bool:
+    tapped = lobby_of(data)
+    return tapped is not None and tapped.verb in ("abort", "start")
 
 
 def lobby_of(data: str) -> LobbyTap | None:
