@@ -1,14 +1,19 @@
 """The inbound side: one nio sync loop turning room events into `Inbound` commands for the backbone.
 
-The sync token is saved only after a sync's events were handed on, so a restart neither skips nor replays
-events (and the backbone drops any duplicate by `(platform, event id)` anyway). The very first sync of a
+Handing on happens in one worker thread, in order, so the sync loop never waits for a move to be played
+and delivered (in-process delivery calls back into this loop: the adapter needs the loop free, and
+encrypted sends need the sync loop to learn new rooms). The sync token is saved by that same thread after
+the sync's commands, so a restart neither skips nor replays events (and the backbone drops any duplicate
+by `(platform, event id)` anyway); `run` drains the thread before it returns. The very first sync of a
 new bot only learns the rooms: history from before the bot existed is not treated as commands.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import structlog
 from aiohttp import ClientError
@@ -35,8 +40,8 @@ log = structlog.get_logger(__name__)
 ADMIN_LEVEL = 50  # moderators and up may abort a game they did not create
 POLL_MS = 30_000
 
-Submit = Callable[[Inbound], Awaitable[None]]
-Answer = Callable[[str, str, str], Awaitable[None]]  # (room, user, notice key), e.g. "expired"
+Submit = Callable[[Inbound], None]
+Answer = Callable[[str, str, str], None]  # (room, user, notice key), e.g. "expired"
 
 
 class Gateway:
@@ -59,6 +64,24 @@ class Gateway:
         self.submit = submit
         self.answer = answer
         self._full_state = True  # the first sync of this process loads every room's state
+        self._work = ThreadPoolExecutor(1, thread_name_prefix="matrix-handoff")
+        self._pending: set[asyncio.Future] = set()
+
+    def _hand_on(self, fn: Callable[..., None], *args: object) -> None:
+        """Queue `fn(*args)` on the hand-off thread (FIFO); failures are logged, the loop goes on."""
+        future = asyncio.get_running_loop().run_in_executor(self._work, fn, *args)
+        self._pending.add(future)
+        future.add_done_callback(self._done)
+
+    def _done(self, future: asyncio.Future) -> None:
+        self._pending.discard(future)
+        if not future.cancelled() and future.exception() is not None:
+            log.error("matrix.handoff_failed", error=repr(future.exception()))
+
+    async def drain(self) -> None:
+        """Wait until everything handed on so far has been processed (and the sync token saved)."""
+        while self._pending:
+            await asyncio.gather(*list(self._pending), return_exceptions=True)
 
     async def step(self, timeout_ms: int = POLL_MS) -> None:
         """One sync: join invites, hand on the new events, then save the sync token."""
@@ -79,7 +102,8 @@ class Gateway:
             for room_id, info in resp.rooms.join.items():
                 for event in self._since_joined(info.timeline.events):
                     await self._handle(room_id, event)
-        self.login = self.store.save_next_batch(self.login, resp.next_batch)
+        self.login = replace(self.login, next_batch=resp.next_batch)
+        self._hand_on(self.store.save, self.login)
 
     def _since_joined(self, events: list) -> list:
         """A room the bot has just joined comes with recent history: only what follows the bot's join counts."""
@@ -108,6 +132,8 @@ class Gateway:
                 log.warning("matrix.sync_failed", error=str(exc), retry_in=delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 60.0)
+        await self.drain()
+        self._work.shutdown(wait=True)
 
     async def _handle(self, room_id: str, event: object) -> None:
         sender = getattr(event, "sender", None)
@@ -135,7 +161,7 @@ class Gateway:
         parsed = inbound.parse_command(event.body)
         if parsed is not None:
             admin = room is not None and room.power_levels.get_user_level(origin.user) >= ADMIN_LEVEL
-            await self.submit(inbound.command(origin, *parsed, admin=admin))
+            self._hand_on(self.submit, inbound.command(origin, *parsed, admin=admin))
             return
         answer = inbound.number_in_message(event.body, event.source.get("content", {}), direct=not origin.is_group)
         if answer is not None:
@@ -144,6 +170,6 @@ class Gateway:
     async def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
         data = self.choices.lookup(origin.room, answer.number, answer.menu_event)
         if data is None:
-            await self.answer(origin.room, origin.user, "expired")
+            self._hand_on(self.answer, origin.room, origin.user, "expired")
             return
-        await self.submit(inbound.choice(origin, data))
+        self._hand_on(self.submit, inbound.choice(origin, data))

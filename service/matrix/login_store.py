@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 FILE_NAME = "login.json"
@@ -46,8 +46,3 @@ class LoginStore:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
-
-    def save_next_batch(self, login: StoredLogin, next_batch: str) -> StoredLogin:
-        updated = replace(login, next_batch=next_batch)
-        self.save(updated)
-        return updated

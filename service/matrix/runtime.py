@@ -48,24 +48,20 @@ def worker_adapter() -> MatrixAdapter:
     return MatrixAdapter(client, ChoiceMaps(get_sessions()), explain=_explain)
 
 
-async def _submit(cmd: Inbound) -> None:
-    """Hand on in a thread: in-process tasks call back into the adapter on this loop and must not block it."""
-    early = await asyncio.to_thread(dispatch.precheck, cmd)
+def _submit(cmd: Inbound) -> None:
+    """Runs on the gateway's hand-off thread: in-process tasks call back into the adapter on the gateway's loop."""
+    early = dispatch.precheck(cmd)
     if early is not None:  # the cache already knows: answer at once, as Telegram answers a tap
-        await _answer(cmd.chat, cmd.user, PRECHECK_NOTICES.get(early, early))
+        _answer(cmd.chat, cmd.user, PRECHECK_NOTICES.get(early, early))
         return
-    await asyncio.to_thread(dispatch.submit, cmd)
+    dispatch.submit(cmd)
 
 
-async def _answer(room: str, user: str, key: str) -> None:
+def _answer(room: str, user: str, key: str) -> None:
     """A short notice to a player, through the outbox like everything else (rate limits, retries)."""
-
-    def write() -> None:
-        with session_scope() as s:
-            outbox.enqueue(s, "matrix", room, "send", {"text": _explain(key)})
-        enqueue("deliver", platform="matrix", chat=room)
-
-    await asyncio.to_thread(write)
+    with session_scope() as s:
+        outbox.enqueue(s, "matrix", room, "send", {"text": _explain(key)})
+    enqueue("deliver", platform="matrix", chat=room)
 
 
 async def serve(stop: asyncio.Event | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import tempfile
 
@@ -212,7 +213,7 @@ def test_login_is_reused_across_restarts(homeserver):
         assert (again.device_id, again.access_token) == (login.device_id, login.access_token)
         after = {d.id for d in (await second.devices()).devices}
         assert login.device_id in after and after == before  # no second login, no new device
-        LoginStore(store).save_next_batch(again, "s1_2_3")
+        LoginStore(store).save(dataclasses.replace(again, next_batch="s1_2_3"))
         assert LoginStore(store).load().next_batch == "s1_2_3"
         await second.close()
 

@@ -26,10 +26,10 @@ class Recorder:
         self.inbound: list[Inbound] = []
         self.answers: list[tuple[str, str, str]] = []
 
-    async def submit(self, cmd: Inbound) -> None:
+    def submit(self, cmd: Inbound) -> None:
         self.inbound.append(cmd)
 
-    async def answer(self, room: str, user: str, key: str) -> None:
+    def answer(self, room: str, user: str, key: str) -> None:
         self.answers.append((room, user, key))
 
 
@@ -89,6 +89,7 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         seen = [c.update_id for c in rec.inbound]
 
         # Restart: a new process with the same store resumes after the last handled event.
+        await gw.drain()
         await gw.client.close()
         await alice.say(group, "!status")
         gw2 = await _gateway(homeserver, "bot_gw", store, sessions, rec)
