@@ -20,6 +20,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, Ne
 from telegram.warnings import PTBDeprecationWarning
 
 from service.chat.base import Button, Keyboard, PermanentError, RateLimited, TransientError
+from service.render import i18n
 from service.sessions import Sessions, get_sessions
 from service.settings import get_settings
 from service.telegram.inbound import join_link, lobby_of
@@ -39,6 +40,11 @@ _SEND_RIGHTS = (
     "can_add_web_page_previews",
 )
 _OPEN_DEFAULT = {**dict.fromkeys(_SEND_RIGHTS, True), "can_invite_users": True, "can_react_to_messages": True}
+NO_RIGHTS_NOTICE = "notice.silence_no_rights"
+NO_RIGHTS_DEFAULT = (
+    "I cannot enforce Morgan's silence in this group: an admin should make me an administrator with the right to "
+    "ban users (restrict members). The game goes on; please keep the silence yourselves until it is lifted."
+)
 _ALREADY_DONE = ("message is not modified", "message to delete not found", "chat_not_modified")
 _NO_RIGHTS = ("not enough rights", "chat_admin_required", "have no rights", "need administrator rights")
 
@@ -223,10 +229,19 @@ class TelegramAdapter:
                     self.sessions.clear_ui("chat", key)
         except PermanentError as exc:
             if _no_rights(exc):
+                if on:
+                    await self._explain_no_rights(chat)
                 return False
             if not _already_done(exc):
                 raise
         return True
+
+    async def _explain_no_rights(self, chat: str) -> None:
+        """Say once per group why the silence is not enforced and how to grant the right."""
+        if not self.sessions.mark(f"{PLATFORM}:{chat}:silence_explained", ttl=365 * 86400):
+            return
+        text = i18n.t(get_settings().default_language, NO_RIGHTS_NOTICE)
+        await self.send_text(chat, NO_RIGHTS_DEFAULT if text == NO_RIGHTS_NOTICE else text)
 
     async def direct_chat(self, user: str) -> str | None:
         """In Telegram a user's direct chat has the user's id, usable once they opened the bot (deep link)."""

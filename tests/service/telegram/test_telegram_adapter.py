@@ -130,6 +130,10 @@ def test_without_admin_rights_silence_and_pin_say_false(api: FakeBotApi, adapter
     mid = run(adapter.send_text(str(group.id), "board"))
     assert run(adapter.pin(str(group.id), mid)) is False
     assert run(adapter.set_silence(str(group.id), True)) is False
+    assert run(adapter.set_silence(str(group.id), False)) is False
+    assert run(adapter.set_silence(str(group.id), True)) is False
+    explained = [m.text for m in api.messages(group.id) if "administrator" in (m.text or "")]
+    assert len(explained) == 1 and "ban users" in explained[0]  # said once, with how to grant the right
     api.say(ann, group.id, "still free")
     rights = api.add_group("Pinned", [ann])
     mid = run(adapter.send_text(str(rights.id), "board"))
