@@ -1,0 +1,147 @@
+"""Property tests over random complete board games: every game ends, all 168 cards stay accounted for, counters stay
+in range, replay reproduces the digest, views are JSON and hide exactly what a seat may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from board_helpers import GAME, check_invariants, json_round_trip
+
+from engine.bots import RandomBot, heuristic_bot
+from engine.core import IllegalAction
+from engine.core.simulate import play_game
+
+VARIANTS = ({}, {"traitor": "none"}, {"traitor": "among_us"}, {"three_player_rule": True}, {"squires": True},
+            {"war_any_order": True}, {"squires": True, "squire_life": 3, "squire_cards": 3})
+CONFIGS = [{"players": n, **v} for n in range(3, 8) for v in VARIANTS]
+GAMES = 2000
+STEP_CHECK_EVERY = 25  # every 25th game is checked after every single action, the others at their end
+
+
+def _config(seed: int) -> dict:
+    return CONFIGS[seed % len(CONFIGS)]
+
+
+def test_random_games_end_conserve_cards_and_replay() -> None:
+    bot = RandomBot()
+    reasons: set[str] = set()
+    for seed in range(GAMES):
+        config = _config(seed)
+        played = play_game(GAME, config, seed, bot)
+        assert not played.capped, f"seed {seed} {config}: game did not end"
+        result = GAME.result(played.state)
+        assert result is not None and result["winner"] in ("loyal", "evil")
+        reasons.add(result["reason"])
+        check_invariants(played.state)
+        assert GAME.digest(GAME.replay(config, seed, played.log)) == GAME.digest(played.state), f"seed {seed}"
+        if seed % STEP_CHECK_EVERY == 0:
+            state = GAME.new_game(config, seed)
+            for seat, code in played.log:
+                GAME.apply_code(state, seat, code)
+                check_invariants(state)
+    assert {"siege_engines", "loyal_dead"} <= reasons
+
+
+def _sample_states(games: int, every: int):
+    for seed in range(games):
+        config = _config(seed)
+        rng = random.Random(seed)
+        state = GAME.new_game(config, seed)
+        step = 0
+        while GAME.result(state) is None:
+            if step % every == 0:
+                yield seed, state
+            seat = GAME.pending(state)[0].seat
+            GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
+            step += 1
+        yield seed, state
+
+
+def test_views_are_json_and_invariant_under_resampling_hidden_information() -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed, state in _sample_states(games=120, every=9):
+        public = GAME.view(state, None)
+        assert json_round_trip(public) == public
+        assert "you" not in public
+        for seat in range(state.n):
+            mine = GAME.view(state, seat)
+            assert json_round_trip(mine) == mine
+            other = GAME.resample_hidden(state, seat, rng)
+            check_invariants(other)
+            assert GAME.view(other, seat) == mine, f"seed {seed}: seat {seat}'s view depends on hidden information"
+            assert GAME.view(other, None) == public
+        everyone_else = GAME.resample_hidden(state, None, rng)
+        assert GAME.view(everyone_else, None) == public
+        checked += 1
+    assert checked > 500
+
+
+def test_resampling_really_changes_what_is_hidden() -> None:
+    state = GAME.new_game({"players": 5}, 3)
+    other = GAME.resample_hidden(state, 0, random.Random(1))
+    assert other.hands[0] == state.hands[0]
+    assert [other.hands[i] for i in range(1, 5)] != [state.hands[i] for i in range(1, 5)]
+    assert other.black_deck != state.black_deck
+
+
+def test_illegal_input_leaves_the_state_unchanged() -> None:
+    rng = random.Random(3)
+    for _, state in _sample_states(games=40, every=13):
+        if GAME.result(state) is not None:
+            with pytest.raises(IllegalAction):
+                GAME.apply_code(state, 0, "end")
+            continue
+        before = GAME.digest(state)
+        asked = {p.seat for p in GAME.pending(state)}
+        idle = [i for i in range(state.n) if i not in asked]
+        legal = {GAME.encode(a) for a in GAME.legal_actions(state, min(asked))}
+        for seat, code in [(min(asked), "fight:9"), (min(asked), "move:avalon"), (min(asked), "evil:maybe"),
+                           (min(asked), "play:merlin.nowhere"), (min(asked), "Bad Code!")]:
+            if code not in legal:
+                with pytest.raises(IllegalAction):
+                    GAME.apply_code(state, seat, code)
+        if idle:
+            code = sorted(legal)[rng.randrange(len(legal))]
+            with pytest.raises(IllegalAction) as err:
+                GAME.apply_code(state, idle[0], code)
+            assert err.value.rule == "B-TURN"
+        assert GAME.digest(state) == before
+
+
+def test_timeout_action_is_always_legal_and_reveals_nothing() -> None:
+    for _, state in _sample_states(games=60, every=5):
+        for prompt in GAME.pending(state):
+            action = GAME.timeout_action(state, prompt.seat)
+            assert action in GAME.legal_actions(state, prompt.seat)
+            if prompt.kind == "heroic":
+                assert not (action.kind == "play" and action.args[:2] == ("fate", "reveal"))
+
+
+def test_action_codes_fit_in_callback_data() -> None:
+    for _, state in _sample_states(games=60, every=3):
+        for prompt in GAME.pending(state):
+            for action in GAME.legal_actions(state, prompt.seat):
+                code = GAME.encode(action)
+                assert len(code) <= 40 and GAME.decode(code) == action
+
+
+@pytest.mark.parametrize("as_loyal", [True, False])
+def test_heuristic_bots_finish_games(as_loyal: bool) -> None:
+    for seed in range(30):
+        config = _config(seed)
+        bot = heuristic_bot("board", as_loyal=as_loyal)
+        played = play_game(GAME, config, seed, bot)
+        assert GAME.result(played.state) is not None
+        check_invariants(played.state)
+
+
+def test_snapshot_is_json_and_digest_is_stable() -> None:
+    state = GAME.new_game({"players": 4}, 11)
+    snap = GAME.snapshot(state)
+    assert json.loads(json.dumps(snap)) == json_round_trip(snap)
+    assert GAME.digest(state) == GAME.digest(GAME.new_game({"players": 4}, 11))
+    assert GAME.digest(state) != GAME.digest(GAME.new_game({"players": 4}, 12))
+    assert GAME.digest(GAME.copy(state)) == GAME.digest(state)
