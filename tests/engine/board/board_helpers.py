@@ -11,7 +11,7 @@ from engine.board import catalogue as cat
 from engine.board.state import BoardState
 
 GAME = get_game("board")
-ALL_KNIGHTS = list(cat.KNIGHTS)
+QUIET_KNIGHTS = ["gawain", "palamedes", "percival", "galahad", "tristan", "kay", "arthur"]
 
 
 def table(players: int = 3, seed: int = 1, **stack: Any) -> BoardState:
@@ -21,7 +21,7 @@ def table(players: int = 3, seed: int = 1, **stack: Any) -> BoardState:
         if key in stack:
             config[key] = stack.pop(key)
     stack.setdefault("skip_gesture", True)
-    stack.setdefault("knights", ALL_KNIGHTS[1:players + 1])  # no Arthur unless asked: seat 0 starts
+    stack.setdefault("knights", QUIET_KNIGHTS[:players])  # Arthur last: seat 0 starts unless asked
     stack.setdefault("first", 0)
     config["stack"] = stack
     return GAME.new_game(config, seed)
