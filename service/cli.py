@@ -76,9 +76,9 @@ def _celery(argv: list[str]) -> None:
 @app.command()
 def migrate() -> None:
     """Bring the database schema up to date (Alembic `upgrade head`)."""
-    from service.store import migrations
+    from service.store import migrate as upgrade
 
-    migrations.upgrade()
+    upgrade()
     typer.echo("database is up to date")
 
 

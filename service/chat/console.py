@@ -8,12 +8,14 @@ chats are printed; bots' direct chats are kept (so a human cannot read a bot's h
 
 from __future__ import annotations
 
+import io
 import itertools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
-from service.chat.base import Keyboard
+from service.chat.base import Inbound, Keyboard
 
 PLATFORM = "console"
 GROUP = "table"
@@ -99,12 +101,111 @@ class ConsoleAdapter:
         return True
 
     async def set_silence(self, chat: str, on: bool) -> bool:
+        """The group's own notice explains the silence; the console only marks the restriction."""
         self.silenced = on
         if self._visible(chat):
-            self.out.write(
-                ("── table: silence! no talking until it lifts ──" if on else "── table: silence lifted ──") + "\n\n"
-            )
+            self.out.write(f"── table {'🔇' if on else '🔊'} ──\n\n")
         return True
 
     async def direct_chat(self, user: str) -> str | None:
         return dm_chat(user)
+
+
+@dataclass
+class Outcome:
+    """How `play` ended: `finished` when the game reached its end; `summary` is printed by the CLI."""
+
+    game_id: int
+    finished: bool
+    moves: int
+    summary: str
+
+
+def play(
+    game: str,
+    *,
+    players: int,
+    bots: int,
+    seed: int,
+    lang: str = "en",
+    quiet: bool = False,
+    out: TextIO | None = None,
+    read: Callable[[str], str] = input,
+) -> Outcome:
+    """Start a game in the terminal and play it to its end through the full pipeline.
+
+    Seats 0..humans-1 are you (hot seat: each human's direct chat is printed under their name); the rest are bots.
+    `quiet` prints nothing but the summary (all-bot runs).
+    """
+    from service import dispatch, lobby
+    from service.chat import registry
+    from service.store import migrate
+
+    out = out or sys.stdout
+    humans = [f"you{i + 1}" if players - bots > 1 else "you" for i in range(players - bots)]
+    adapter = ConsoleAdapter(out=io.StringIO() if quiet else out, humans={dm_chat(u): u for u in humans})
+    registry.register(PLATFORM, lambda: adapter)
+    migrate()
+    game_id = lobby.create_and_start(
+        PLATFORM, GROUP, game, {"players": players}, humans=humans, bots=bots, seed=seed, language=lang
+    )
+    updates = itertools.count(1)
+    while True:
+        row = _game_row(game_id)
+        if row["status"] != "active":
+            break
+        chat = next((c for c in adapter.humans if adapter.choices.get(c)), None)
+        if chat is None:  # nothing for a human to do and the game did not move on: should not happen
+            break
+        choice = _ask(adapter, chat, read, out)
+        if choice is None:
+            break
+        dispatch.submit(
+            Inbound(
+                platform=PLATFORM,
+                chat=chat,
+                user=adapter.humans[chat],
+                update_id=f"{game_id}-{next(updates)}",
+                kind="tap",
+                text=choice,
+                user_name=adapter.humans[chat],
+                language=lang,
+            )
+        )
+    row = _game_row(game_id)
+    finished = row["status"] == "finished"
+    return Outcome(game_id, finished, row["seq"], _summary(game, row, finished))
+
+
+def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: TextIO) -> str | None:
+    """Read a number until it names one of the chat's buttons; None when input ends (Ctrl-D) or is `q`."""
+    options = adapter.choices[chat]
+    while True:
+        try:
+            answer = read(f"{adapter.humans[chat]} [1-{len(options)}, q to stop]: ").strip()
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit"):
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            adapter.choices.pop(chat, None)
+            return options[int(answer) - 1][1]
+        out.write(f"  ? type a number from 1 to {len(options)}\n")
+
+
+def _game_row(game_id: int) -> dict[str, Any]:
+    from service.store import session_scope
+    from service.store.models import GameRow
+
+    with session_scope() as s:
+        row = s.get(GameRow, game_id)
+        return {"status": row.status, "seq": row.seq, "result": row.result}
+
+
+def _summary(game: str, row: dict[str, Any], finished: bool) -> str:
+    result = row["result"] or {}
+    if not finished:
+        return f"game stopped: {game}, {row['seq']} moves, not finished"
+    winner = result.get("winner") or "nobody"
+    reason = result.get("reason", "")
+    return f"result: {winner} wins ({reason}) · game: {game} · moves: {row['seq']}"

@@ -113,8 +113,11 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
         in_play.append(t(lang, "board.heroism_on", quest=nm.quest(lang, GAME, view["heroism"])))
     if in_play:
         lines.append(t(lang, "board.in_play", cards=", ".join(in_play)))
-    if view.get("drawn") and view.get("phase") != "face":
-        lines.append(t(lang, "board.drawn", card=nm.board_card(lang, view["drawn"])))
+    drawn = view.get("drawn")
+    if drawn:
+        # a Black Knight or Lancelot/Dragon card may still go face down: its value is the drawer's alone
+        shown = t(lang, "board.card.hidden") if drawn in cat.FACE_DOWN_ABLE else nm.board_card(lang, drawn)
+        lines.append(t(lang, "board.drawn", card=shown))
     if view.get("table"):
         lines.append(t(lang, "board.table", cards=", ".join(nm.board_card(lang, c) for c in view["table"])))
     lines.append(t(lang, "board.decks", white=view["decks"]["white"], black=view["decks"]["black"]))
@@ -167,28 +170,45 @@ def prompt_line(kind: str, view: dict[str, Any], seat: int, lang: str, names: di
     return "👉 " + (t(lang, key) if has(key) else t(lang, "prompt.generic"))
 
 
-def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str) -> str:
-    """Render one action argument: a seat, a card, a quest, a knight, or a plain number/word."""
+def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str, card: bool) -> str:
+    """Render one action argument: a seat, a card (`card`: this position holds a card), a quest, or a word."""
     if isinstance(value, int):
         if kind in SEAT_KINDS and value < len(view["seats"]):
             return _seat_name(names, value)
         return str(value)
-    for key in (f"board.quest.{value}", f"board.knight.{value}", f"board.relic.{value}", f"board.word.{value}"):
+    keys = [f"board.quest.{value}", f"board.knight.{value}", f"board.relic.{value}", f"board.word.{value}"]
+    if card:
+        return nm.board_card(lang, value)
+    for key in keys:
         if has(key):
             return t(lang, key)
-    return nm.board_card(lang, value) if has(f"board.card.{value}") or "_" in value else value
+    return nm.board_card(lang, value)
 
 
-SEAT_KINDS = frozenset(("accuse", "give", "exchange", "revive", "target", "take", "assign", "volunteer", "pick"))
+def _args(lang: str, action: Action, skip: int, view: dict[str, Any], names: dict[int, str]) -> str:
+    """The arguments from position `skip` on; in card-carrying kinds the first string argument is a card."""
+    parts = []
+    for i, value in enumerate(action.args[skip:], start=skip):
+        card = action.kind in CARD_KINDS and (i == 0 or action.kind == "arthur")
+        parts.append(_arg(lang, value, view, names, action.kind, card))
+    return " · ".join(parts)
+
+
+CARD_KINDS = frozenset(("give", "discard", "excal", "heal", "arthur", "play"))
+SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play"))
 
 
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
-    """A short button label for one action."""
+    """A short button label: a whole-label key for kind+first arguments when one exists (`evil.black`,
+    `play.piety.others`), else the kind's label and its arguments."""
+    args = [str(a) for a in action.args]
+    for n in range(len(args), 0, -1):
+        key = ".".join(["board.action", action.kind, *args[:n]])
+        if has(key):
+            rest = _args(lang, action, n, view, names)
+            return t(lang, key) + (": " + rest if rest else "")
     head = t(lang, f"board.action.{action.kind}")
-    if not action.args:
-        return head
-    args = " ".join(_arg(lang, a, view, names, action.kind) for a in action.args)
-    return f"{head}: {args}"
+    return head + (": " + _args(lang, action, 0, view, names) if action.args else "")
 
 
 def kind_label(kind: str, count: int, lang: str) -> str:
@@ -198,24 +218,20 @@ def kind_label(kind: str, count: int, lang: str) -> str:
 def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key in ("seat", "by", "target", "winner_seat", "drawer", "player", "accuser", "accused") and isinstance(
-            value, int
-        ):
+        if key in ("seat", "by", "target", "to", "with_", "other") and isinstance(value, int):
             out[key] = _seat_name(names, value)
-        elif key == "seats" and isinstance(value, list):
-            out[key] = ", ".join(_seat_name(names, v) for v in value)
-        elif key in ("card", "top") and isinstance(value, str):
+        elif key in ("seats", "knights") and isinstance(value, list):
+            out[key] = ", ".join(_seat_name(names, v) for v in value) or "–"
+        elif key in ("card", "gave", "got") and isinstance(value, str):
             out[key] = nm.board_card(lang, value)
         elif key == "cards" and isinstance(value, list):
             out[key] = ", ".join(nm.board_card(lang, c) for c in value)
-        elif key in ("quest", "location", "to", "frm") and isinstance(value, str):
+        elif key in ("quest", "war", "to") and isinstance(value, str):
             out[key] = nm.quest(lang, GAME, value)
-        elif key == "knight" and isinstance(value, str):
-            out[key] = nm.knight(lang, GAME, value)
         elif key == "relic" and isinstance(value, str):
             out[key] = nm.relic(lang, value)
-        elif key == "loyalty" and isinstance(value, str):
-            out[key] = nm.loyalty(lang, value)
+        elif key in ("traitor", "won") and isinstance(value, bool):
+            out[key] = t(lang, f"board.verdict.{key}.{str(value).lower()}")
         else:
             out[key] = value
     return out

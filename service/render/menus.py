@@ -1,9 +1,10 @@
 """Decision menus: a seat's legal actions as buttons that fit phones and Telegram's limits.
 
-Few choices give one level of buttons. Many give two: the first level lists the action kinds (`@kind`), the
-second the choices of one kind, with a back button (`@`); a kind with more choices than fit on one screen is
-paged (`@kind:page`). Every legal action is always reachable. Limits: 8 buttons a row (we use fewer for
-readability), 100 buttons in all, callback data within 64 bytes (`service.callback.pack` enforces it).
+Few choices give one level of buttons. Many give two: the first level lists the action kinds (`@kind`; a kind
+with a single choice is that choice's own button), the second the choices of one kind, with a back button (`@`);
+a kind with more choices than fit on one screen is paged (`@kind:page`). Every legal action is always reachable.
+Limits: 8 buttons a row (we use fewer for readability), 100 buttons in all, callback data within 64 bytes
+(`service.callback.pack` enforces it).
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ def build(
         if len(kinds) == 1:  # one kind: skip the first level
             kind = next(iter(kinds))
         else:
-            first = [Button(short(kind_label(k, len(v))), data("@" + k)) for k, v in kinds.items()]
+            first = [
+                Button(short(label(v[0])), data(encode(v[0])))
+                if len(v) == 1
+                else Button(short(kind_label(k, len(v))), data("@" + k))
+                for k, v in kinds.items()
+            ]
             return _rows(first)
     choices = kinds[kind]
     pages = max(1, -(-len(choices) // PAGE_SIZE))
