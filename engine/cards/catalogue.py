@@ -25,10 +25,8 @@ QUEST_VALUES: tuple[int | None, ...] = (None, None, None, None, 2, 3, 4, 4, 5)
 SWORDS: dict[str, int] = {"picts": 1, "saxons": 1, "dragon": 2, "excalibur": 2, "grail": 3}
 """[choice] Swords won or lost per quest. The seed's icons are lost; its example 1 gives Excalibur 2 and Picts 1."""
 
-TOO_EARLY_MAX = 10
-"""Main quest total at or below this: 1 black sword (too early)."""
 SUCCESS_TOTALS: frozenset[int] = frozenset({11, 12, 13})
-"""Main quest totals that succeed (that quest's number of white swords)."""
+"""Main quest totals that succeed (that quest's number of white swords); below them the quest is too early."""
 MORGAN5_SUCCESS_TOTALS: frozenset[int] = frozenset({12, 13})
 """With Morgan #5 in the pile the Main quest succeeds only on these; 11 counts as too early."""
 TOO_LATE_MIN = 14
@@ -147,8 +145,6 @@ KNIGHTS: dict[str, int] = {"arthur": 3, "tristan": 2, "gawain": 2, "galahad": 1,
 KNIGHT_DECK: tuple[str, ...] = tuple(k for k, n in KNIGHTS.items() for _ in range(n))
 GAWAIN_DRAW = 3
 """Gawain draws this many Rumor cards and plays one (not a Morgan)."""
-GAWAIN_PER_RESOLUTION = 1
-"""[choice] At most one Gawain per quest resolution (the window closes once one is played)."""
 
 # --- engine limits (not rules) ------------------------------------------------------------------
 TURN_CAP = 400
@@ -156,6 +152,6 @@ TURN_CAP = 400
 no winner. Real games last a few dozen turns."""
 COUNT_CHOICES = 20
 """Morgan #2: the numbers offered for the count announcement are 1..max(COUNT_CHOICES, true count)."""
-EXHAUSTED_ANY_QUEST = True
+EXHAUSTED_ICONS: tuple[str, ...] = QUESTS
 """[choice] When the Rumor deck and its discards are both empty nobody can listen; the top card then counts as
-showing the "any quest" icon so the game can go on (the seed does not cover this)."""
+showing these icons ("any quest") so the game can go on (the seed does not cover this)."""

@@ -11,6 +11,15 @@ a window closes when one seat plays its card or all pass. Windows open only in t
 when some asked seat holds a Knight card (how many each holds is public). Games that reach
 `catalogue.TURN_CAP` turns end with result reason `turn_cap` and no winner (pathological bot play only).
 
+Choices the seed leaves open (besides the digest's, kept in `catalogue`): a seat whose loyalty is public
+cannot be accused again nor looked at with Galahad, and does not keep-or-swap with Vivien (it keeps); the
+Morgan #2 count is the number of cards laid on the Threat pile since that Morgan (listens and a revealed
+Traitor's placements), announced as the player says it (the seed names no penalty for a wrong count);
+a revealed Traitor's placed card is face up even under Morgan #1 (he does not listen); silence ends when a
+quest is declared, even if Arthur then forces a Listen; Merlin #4 played by Gawain lays its token for the
+next resolution; at most one Gawain per resolution; Gawain's two unplayed cards are discarded face down;
+Percival at an accusation is played before the loyalty is shown, at the final reveal after it.
+
 `apply` validates the action against `legal_actions` before touching anything, then mutates the state in
 place and returns it: an `IllegalAction` leaves the state unchanged.
 """
@@ -528,6 +537,8 @@ class CardGame(Game):
 
     def _game_over(self, s: State, winner: str | None, reason: str, ev: list[Event]) -> None:
         s.phase, s.window = "over", []
+        if not s.solo:
+            s.revealed = [True] * s.n  # every loyalty is public at the end
         s.result = {
             "winner": winner,
             "reason": reason,

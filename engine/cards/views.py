@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.cards.catalogue import CARDS, QUESTS, SWORDS_TOTAL, TRAITOR
+from engine.cards.catalogue import CARDS, EXHAUSTED_ICONS, SWORDS_TOTAL, TRAITOR
 from engine.cards.state import PUBLIC, State
 from engine.core.prompts import Prompt
 
@@ -53,7 +53,7 @@ from engine.core.prompts import Prompt
 def quest_options(s: State) -> tuple[str, ...]:
     """The quests the top Threat card allows (C-QUEST), or all of them when nothing can be drawn any more."""
     if not s.deck and not s.discard:
-        return QUESTS if s.threat else ()
+        return EXHAUSTED_ICONS if s.threat else ()
     if not s.threat:
         return ()
     if s.threat_owner[-1] != PUBLIC:

@@ -50,6 +50,7 @@ def play_checked(seed: int, bots, stats: Counter) -> None:
         assert min(state.white, state.black) >= 0 and state.white + state.black <= SWORDS_TOTAL
         step += 1
     result = GAME.result(state)
+    deep_checks(state, None, rng, stats)
     stats[result["reason"]] += 1
     if result["reason"] == "turn_cap":
         assert state.turn >= TURN_CAP and result["winner"] is None
@@ -58,7 +59,7 @@ def play_checked(seed: int, bots, stats: Counter) -> None:
     assert GAME.digest(GAME.replay(cfg, seed, log)) == GAME.digest(state), f"seed {seed}: replay differs"
 
 
-def deep_checks(state, seat: int, rng: random.Random, stats: Counter) -> None:
+def deep_checks(state, seat: int | None, rng: random.Random, stats: Counter) -> None:
     before = GAME.digest(state)
     seats = [None, *range(state.n)]
     views = {s: GAME.view(state, s) for s in seats}
@@ -80,6 +81,9 @@ def deep_checks(state, seat: int, rng: random.Random, stats: Counter) -> None:
             if hidden_owner == PUBLIC or s != hidden_owner:
                 assert GAME.view(other, s) == views[s], "a view depends on a Threat card it must not show"
         stats["threat_checked"] += 1
+    if seat is None:  # the game is over
+        assert GAME.pending(state) == [] and all(v["result"] == GAME.result(state) for v in views.values())
+        return
     # Illegal input is refused with a C- rule and changes nothing.
     legal = set(GAME.legal_actions(state, seat))
     for code in ("quest:grail", "accuse:0", "listen", "pass", "place:1", "count:99", "bogus!"):
