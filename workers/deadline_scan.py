@@ -2,8 +2,8 @@
 
 Deadlines are rows (never long ETA tasks), so one that passed while every process was down fires on the first
 scan after restart. Reminders: the first in the player's direct chat, later ones mention them in the group.
-At the deadline the seat's move is `game.timeout_action` (a `play_bot` with by="timeout", valid only at the
-game's current seq), announced in the group.
+At the deadline the seat's move is `game.timeout_action` (a `play_bot` with by="timeout", valid only while
+the seat's prompt is the one the row was set for), announced in the group.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def scan(now: datetime | None = None) -> dict[str, int]:
         for row in deadline_rows.due(s, now):
             game = s.get(GameRow, row.game_id)
             if now >= row.due_at:
-                timeouts.append((game.id, row.seat, game.seq))
+                timeouts.append((game.id, row.seat, row.seq))
                 row.next_at = now + timedelta(seconds=2 * settings.deadline_scan_interval)  # until the move lands
                 continue
             users = game_rows.seat_users(s, game.id)

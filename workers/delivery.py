@@ -69,9 +69,10 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                     real_chat = _resolve_chat(adapter, row)
                     delay = sessions.take(buckets(settings, platform, real_chat or chat, row.is_group))
                     if delay <= 0:
-                        _send_row(adapter, row, real_chat)
                         handled += 1
-                        continue
+                        if _send_row(adapter, row, real_chat):
+                            continue
+                        break  # not sent (429 or network error): reload, the row is still first in this chat
                 if in_process:
                     time.sleep(delay)
                     break  # reload: the row is still first
@@ -101,7 +102,8 @@ def _resolve_chat(adapter: ChatAdapter, row: OutboxRow) -> str | None:
     return direct
 
 
-def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> None:
+def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> bool:
+    """True when the row is done (sent, or failed for good); False when it must be tried again later."""
     sessions = get_sessions()
     settings = get_settings()
     try:
@@ -124,12 +126,13 @@ def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> None:
             else:
                 fresh.not_before = utcnow() + timedelta(seconds=min(300.0, 2.0**fresh.attempts))
         log.warning("outbox.transient", row=row.id, platform=row.platform, error=str(exc))
-        return
+        return fresh.status == "failed"
     except PermanentError as exc:
         _finish(row, "failed", error=str(exc)[:500])
         log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(exc))
-        return
+        return True
     _finish(row, "sent", message_id=message_id, chat=chat)
+    return True
 
 
 @retry(

@@ -101,11 +101,14 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
 
 
 def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
-    """A bot seat's move (`by="bot"`) or a timed-out seat's default (`by="timeout"`), valid only at `seq`:
-    a redelivered or overtaken task finds the seq moved on and does nothing."""
+    """A bot seat's move (`by="bot"`, valid only at game seq `seq`) or a timed-out seat's default (`by="timeout"`,
+    valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing."""
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
-        if game is None or game.status != "active" or game.seq != seq:
+        if game is None or game.status != "active":
+            return Outcome("stale")
+        seat_row = next(r for r in game_rows.seats_of(s, game_id) if r.seat == seat)
+        if (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
             return Outcome("stale")
         state = load_state(s, game)
         engine_game = get_game(game.kind)
@@ -114,7 +117,6 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
         if by == "timeout":
             action = engine_game.timeout_action(state, seat)
         else:
-            seat_row = next(r for r in game_rows.seats_of(s, game_id) if r.seat == seat)
             rng = random.Random(f"{game.seed}:{seq}:{seat}")
             action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
         code = engine_game.encode(action)
@@ -123,7 +125,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
         if by == "timeout":
             chat = s.get(Chat, game.chat_id)
             users = game_rows.seat_users(s, game.id)
-            name = seat_name(next(r for r in game_rows.seats_of(s, game.id) if r.seat == seat), users)
+            name = seat_name(seat_row, users)
             outbox.enqueue(
                 s,
                 chat.platform,

@@ -1,0 +1,68 @@
+"""Deadlines: graduated reminders, the timeout policy, and a deadline missed while everything was down."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from service import lobby
+from service.sessions import reset_sessions
+from service.store import dispose_all, session_scope
+from service.store import games as game_rows
+from service.store.models import Deadline
+from workers.deadline_scan import scan
+
+
+def deadline_of(game_id: int, seat: int) -> Deadline | None:
+    with session_scope() as s:
+        return s.query(Deadline).filter_by(game_id=game_id, seat=seat).one_or_none()
+
+
+def test_reminders_first_direct_then_group_then_timeout_plays_the_default(backbone_pg, toy_game, recording):
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+    row = deadline_of(game_id, 0)
+    assert row is not None and row.timing == "turn" and deadline_of(game_id, 1) is None
+    start, due = row.started_at, row.due_at
+    assert abs((due - start).total_seconds() - backbone_pg.turn_deadline) < 1
+
+    assert scan(start + (due - start) * 0.1) == {"reminders": 0, "timeouts": 0}
+    assert scan(start + (due - start) * 0.6) == {"reminders": 1, "timeouts": 0}
+    assert any("Reminder" in c.text for c in recording.sent("dm-alice"))
+    assert scan(start + (due - start) * 0.6) == {"reminders": 0, "timeouts": 0}  # not twice
+    assert scan(start + (due - start) * 0.95) == {"reminders": 1, "timeouts": 0}
+    mention = [c for c in recording.sent("grp") if "waiting for you" in c.text]
+    assert mention and "alice" in mention[0].text
+
+    assert scan(due + timedelta(seconds=1)) == {"reminders": 0, "timeouts": 1}
+    with session_scope() as s:
+        assert game_rows.action_log(s, game_id) == [(0, "add:1")]  # the toy game's timeout default
+    assert any("ran out of time" in c.text for c in recording.sent("grp"))
+    assert deadline_of(game_id, 0) is None and deadline_of(game_id, 1) is not None  # bob's clock now runs
+
+
+def test_a_deadline_missed_while_everything_was_down_fires_on_the_first_scan(backbone_pg, toy_game, recording):
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+    due = deadline_of(game_id, 0).due_at
+    dispose_all()  # "restart": no engine, no sessions, nothing in memory survives
+    reset_sessions()
+    counts = scan(due + timedelta(days=3))
+    assert counts["timeouts"] == 1
+    with session_scope() as s:
+        assert len(game_rows.action_log(s, game_id)) == 1
+
+
+def test_timeout_in_a_response_window_passes(backbone_pg, toy_game, recording):
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+    from service.chat.base import Inbound
+    from service.dispatch import submit
+
+    data = [b.data for c in recording.sent("dm-alice") if c.buttons for row in c.buttons for b in row][-1]  # add:3
+    submit(Inbound("rec", "dm-alice", "alice", "x1", "tap", text=data))
+    data = [b.data for c in recording.sent("dm-bob") if c.buttons for row in c.buttons for b in row][-1]
+    submit(Inbound("rec", "dm-bob", "bob", "x2", "tap", text=data))  # total 6: window for both
+    row = deadline_of(game_id, 1)
+    assert row.timing == "response"
+    assert abs((row.due_at - row.started_at).total_seconds() - backbone_pg.response_deadline) < 1
+    scan(row.due_at + timedelta(seconds=1))
+    with session_scope() as s:
+        codes = [c for _, c in game_rows.action_log(s, game_id)]
+    assert codes[-2:] == ["pass", "pass"]
