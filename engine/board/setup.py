@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -102,7 +103,7 @@ def setup(config: dict[str, Any], seed: int) -> tuple[BoardState, list[Event]]:
     _deal_loyalty(s, cfg, stack.get("loyalty"))
     s.current = _first_seat(s, cfg, stack)
     for field, value in board.items():
-        setattr(s, field, value)
+        setattr(s, field, copy.deepcopy(value))
 
     ev.append(public("setup", knights=list(s.knight), first=s.current))
     for i in range(n):
