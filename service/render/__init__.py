@@ -40,6 +40,6 @@ class Presentation:
     board_image: bytes | None = None
 
 
-from service.render.present import panel, present  # noqa: E402 - the contract's dataclasses come first
+from service.render.present import panel, present, result_text  # noqa: E402 - the contract's dataclasses come first
 
-__all__ = ["Panel", "Presentation", "panel", "present"]
+__all__ = ["Panel", "Presentation", "panel", "present", "result_text"]

@@ -64,8 +64,10 @@ def _values(cards: list[str], quest: str, sep: str = "+") -> str:
     return sep.join(_value(c, quest) for c in cards) or "–"
 
 
-def _quest_line(lang: str, quest: str, q: dict[str, Any], names: dict[int, str]) -> str:
+def _quest_line(lang: str, quest: str, q: dict[str, Any], names: dict[int, str], lancelot_open: bool) -> str:
     title = nm.quest(lang, GAME, quest)
+    if quest == "dragon" and not q.get("open", True) and lancelot_open:
+        return t(lang, "board.quest.after_lancelot", quest=title)
     if not q.get("open", True):
         return t(lang, "board.quest.over", quest=title)
     if quest in FIGHT_QUESTS:
@@ -107,7 +109,8 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     current = None if result else view.get("current")
     lines += [_seat_line(lang, s, names, current) for s in view["seats"]]
     lines.append("")
-    lines += [_quest_line(lang, q, view["quests"][q], names) for q in QUEST_ORDER if q in view["quests"]]
+    lancelot_open = bool(view["quests"]["lancelot"].get("open"))
+    lines += [_quest_line(lang, q, view["quests"][q], names, lancelot_open) for q in QUEST_ORDER]
     in_play = [nm.board_card(lang, c) for c in ("vivien", "mists_of_avalon") if view.get(c)]
     if view.get("heroism"):
         in_play.append(t(lang, "board.heroism_on", quest=nm.quest(lang, GAME, view["heroism"])))

@@ -31,6 +31,11 @@ def _names(seat_names: dict[int, str] | None, view: dict[str, Any]) -> dict[int,
     return names
 
 
+def result_text(game_name: str, result: dict[str, Any], lang: str, seat_names: dict[int, str]) -> str:
+    """The end of a game in words ("Evil wins. (12 siege engines)" and the Traitors), for the closing notice."""
+    return _text(game_name).result_line(normalize(lang), result, seat_names)
+
+
 def panel(
     game_name: str,
     state: Any,

@@ -1,0 +1,75 @@
+"""`camelot play` with every seat a bot runs a whole game through the pipeline and prints the result and the moves.
+
+Each run is a subprocess with its own SQLite file, so it uses exactly the embedded defaults a newcomer gets
+(SQLite, in-process tasks, in-memory sessions) and nothing leaks between tests.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from service.cli import app
+
+RESULT = re.compile(r"result: (loyal|evil|nobody) wins \((\w+)\) · game: (board|cards) · moves: (\d+)")
+
+
+def _camelot(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_"))}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'camelot.sqlite3'}"
+    code = "from service.cli import app; app()"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240
+    )
+
+
+@pytest.mark.parametrize(("game", "players"), [("cards", 4), ("board", 5)])
+def test_play_all_bots_finishes_and_prints_result_and_moves(tmp_path, game, players):
+    run = _camelot(tmp_path, "play", "--game", game, "--players", str(players), "--bots", str(players), "--seed", "7")
+    assert run.returncode == 0, run.stderr[-3000:]
+    found = RESULT.search(run.stdout)
+    assert found, run.stdout[-2000:]
+    assert found.group(3) == game
+    assert int(found.group(4)) > 10
+    # the group saw the board, edited as the game went, and the final board names the winner's side
+    assert "── table ──" in run.stdout and "── table (updated) ──" in run.stdout
+    # no bot's direct chat is ever printed: only the table
+    headers = set(re.findall(r"^── (.+?) ──$", run.stdout, re.M))
+    assert all(h.startswith("table") for h in headers), headers
+
+
+def test_play_is_deterministic_in_the_seed(tmp_path):
+    args = ("play", "--game", "cards", "--players", "3", "--bots", "3", "--seed", "11", "--quiet", "--lang", "it")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = _camelot(tmp_path / "a", *args)
+    second = _camelot(tmp_path / "b", *args)
+    assert first.returncode == second.returncode == 0, first.stderr[-2000:] + second.stderr[-2000:]
+    assert RESULT.search(first.stdout) and first.stdout.strip() == second.stdout.strip()
+    assert first.stdout.count("\n") == 1  # --quiet: only the summary
+
+
+def test_help_lists_every_command():
+    out = CliRunner().invoke(app, ["--help"]).output
+    for command in ("play", "serve", "worker", "beat", "migrate", "bench"):
+        assert command in out
+    bench = CliRunner().invoke(app, ["bench", "--help"]).output
+    assert "engine" in bench and "pipeline" in bench
+
+
+def test_serve_needs_exactly_one_platform():
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code != 0
+    assert "exactly one" in result.output
+
+
+def test_bench_engine_passes_its_options_through():
+    result = CliRunner().invoke(app, ["bench", "engine", "--game", "cards", "--players", "3", "--seconds", "0.3"])
+    assert result.exit_code == 0, result.output
+    assert "game=cards players=3" in result.output
+    assert "actions/s" in result.output
