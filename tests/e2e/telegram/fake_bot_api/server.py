@@ -11,6 +11,7 @@ import asyncio
 import re
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -46,6 +47,7 @@ class FakeBotApi:
         self.methods = Methods(self.world)
         self.canonical = {name.lower(): name for name in self.spec.methods}
         self.errors: list[tuple[str, int, str]] = []  # every error answer: (method, code, description)
+        self.calls: Counter[str] = Counter()  # requests per method
         self.webhook_deliveries = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -137,6 +139,7 @@ class FakeBotApi:
             return _error(401, "Unauthorized")
         if method is None:
             return _error(404, "Not Found: method not found")
+        self.calls[method] += 1
         try:
             params, form = await _params(request)
             with self.world.lock:

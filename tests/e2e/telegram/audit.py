@@ -1,0 +1,115 @@
+"""What a finished game was allowed to show, rebuilt from the database's action log, to audit what Telegram got.
+
+Replaying the log through the same renderer the worker uses gives, at every step, the board, the public event
+lines and each seat's private panel. Two checks make the group texts trustworthy: the board rendered after
+re-dealing everything hidden (`resample_hidden(state, None)`) is the same text, and the public lines rendered
+from the public events alone are the same lines. Then every message Telegram received is explained: a group
+message is a board or public lines or a public notice; a direct message is that seat's own panel, its private
+lines, or a notice, and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import get_game
+from service.render import i18n
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import GameRow
+from workers import presenting
+from workers.publish import seat_name
+
+NOTICE_PREFIXES = ("notice.", "lobby.reply.")
+
+
+@dataclass
+class Rendered:
+    kind: str
+    seats: dict[str, int]  # telegram user id → seat
+    boards: set[str] = field(default_factory=set)
+    lines: set[str] = field(default_factory=set)
+    private: dict[int, set[str]] = field(default_factory=dict)
+    leaks: list[str] = field(default_factory=list)
+    moves: int = 0
+    silenced: bool = False
+
+    def public_text(self, text: str) -> bool:
+        return text in self.boards or all(line in self.lines or notice(line) for line in text.split("\n"))
+
+    def private_text(self, seat: int, text: str) -> bool:
+        return text in self.private.get(seat, set()) or notice(text)
+
+
+def _templates() -> list[re.Pattern[str]]:
+    patterns = []
+    for lang in i18n.available_languages():
+        catalog = i18n._catalog(lang)
+        for message in catalog or []:
+            if isinstance(message.id, str) and message.id.startswith(NOTICE_PREFIXES) and message.string:
+                parts = re.split(r"\{[a-z_]+\}", str(message.string))
+                patterns.append(re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.S))
+    for text in presenting.NOTICES.values():
+        parts = re.split(r"\{[a-z_]+\}", text)
+        patterns.append(re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.S))
+    return patterns
+
+
+_TEMPLATES: list[re.Pattern[str]] = []
+
+
+def notice(text: str) -> bool:
+    if not _TEMPLATES:
+        _TEMPLATES.extend(_templates())
+    return any(p.match(text) for p in _TEMPLATES)
+
+
+def rendered(game_id: int) -> Rendered:
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        assert game is not None
+        kind, config, seed, group_lang = game.kind, dict(game.config), game.seed, game.language
+        seats = game_rows.seats_of(s, game_id)
+        users = game_rows.seat_users(s, game_id)
+        names = {seat.seat: seat_name(seat, users) for seat in seats}
+        langs = {
+            seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or group_lang
+            for seat in seats
+        }
+        log = game_rows.action_log(s, game_id)
+        by_user = {u.platform_id: seat for seat, u in users.items()}
+    engine = get_game(kind)
+    out = Rendered(kind, by_user)
+    rng = random.Random(0)
+
+    def present(state: Any, events: list[Any], seq: int) -> Any:
+        return presenting.present(
+            kind, state, events, game_id=game_id, seq=seq, group_lang=group_lang, seat_langs=langs, seat_names=names
+        )
+
+    def add(state: Any, events: list[Any], seq: int) -> None:
+        pres = present(state, events, seq)
+        out.boards.add(pres.board)
+        out.silenced = out.silenced or bool(pres.silence)
+        for line in pres.lines:
+            out.lines.update(line.split("\n"))
+        for seat, panel in pres.panels.items():
+            out.private.setdefault(seat, set()).add(panel.text)
+        for seat, lines in pres.private_lines.items():
+            out.private.setdefault(seat, set()).update(lines)
+        redealt = present(engine.resample_hidden(state, None, rng), events, seq)
+        if redealt.board != pres.board:
+            out.leaks.append(f"seq {seq}: the board changes when hidden information is re-dealt")
+        if present(state, [e for e in events if e.public], seq).lines != pres.lines:
+            out.leaks.append(f"seq {seq}: private events changed the public lines")
+
+    state = engine.new_game(config, seed)
+    add(state, [], 0)
+    for seq, (seat, code) in enumerate(log, 1):
+        state, events = engine.apply_code(state, seat, code)
+        add(state, events, seq)
+    out.moves = len(log)
+    return out

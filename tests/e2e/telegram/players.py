@@ -1,0 +1,80 @@
+"""Simulated players at a Telegram table: they read their direct chats on the fake server and tap legal buttons."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fake_bot_api import FakeBotApi, User
+
+from service.callback import Choice, unpack
+
+
+@dataclass
+class Player:
+    user: User
+    tapped: set[tuple[int, str]] = field(default_factory=set)  # panel versions already answered
+
+
+class Table:
+    """Players in one group; `step()` lets every player with an unanswered panel tap one of its buttons."""
+
+    def __init__(self, api: FakeBotApi, group_id: int, users: list[User], seed: int) -> None:
+        self.api = api
+        self.group_id = group_id
+        self.players = [Player(u) for u in users]
+        self.rng = random.Random(seed)
+        self.taps = 0
+
+    def panel(self, player: Player) -> tuple[int, str, list[str]] | None:
+        """The newest message with choice buttons in the player's direct chat: (id, version, callback data)."""
+        for msg in reversed(self.api.messages(player.user.id)):
+            data = [
+                b["callback_data"]
+                for row in (msg.reply_markup or {}).get("inline_keyboard", [])
+                for b in row
+                if "callback_data" in b
+            ]
+            if data:
+                return msg.message_id, f"{msg.edit_date}:{msg.text}:{data}", data
+        return None
+
+    def choose(self, data: list[str]) -> str:
+        """Any button but "back": the menus guarantee every legal action is reachable this way."""
+        forward = [d for d in data if not (isinstance(c := unpack(d), Choice) and c.code == "@")]
+        return self.rng.choice(forward or data)
+
+    def step(self) -> bool:
+        acted = False
+        for player in self.rng.sample(self.players, len(self.players)):
+            found = self.panel(player)
+            if found is None or (found[0], found[1]) in player.tapped:
+                continue
+            message_id, version, data = found
+            player.tapped.add((message_id, version))
+            try:
+                self.api.tap(player.user, player.user.id, message_id, self.choose(data))
+            except LookupError:  # the panel changed under our thumb: look again next round
+                continue
+            self.taps += 1
+            acted = True
+        return acted
+
+    def play_until(self, done: Any, timeout: float, idle: float = 60.0, on_step: Any = None) -> None:
+        """Tap until `done()`; fail if nothing at all reaches Telegram for `idle` seconds."""
+        start = last = time.monotonic()
+        seen = len(self.api.records())
+        while not done():
+            if on_step:
+                on_step()
+            if self.step():
+                time.sleep(0.02)
+            else:
+                time.sleep(0.05)
+            now = time.monotonic()
+            if len(self.api.records()) != seen:
+                seen, last = len(self.api.records()), now
+            if now - last > idle or now - start > timeout:
+                raise TimeoutError(f"game stalled after {self.taps} taps")

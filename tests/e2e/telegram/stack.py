@@ -1,0 +1,99 @@
+"""The whole service as separate processes around a fake Telegram: the gateway (`camelot serve --telegram`) and a
+Celery worker, with PostgreSQL and Redis on 127.0.0.1. Rates are scaled by TIME_SCALE on both sides (the worker's
+buckets and the fake server's limits), so a game takes seconds per round instead of minutes, and every rate is
+still enforced against the same proportions as Telegram's.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from fake_bot_api import FakeBotApi, RateLimits
+
+TIME_SCALE = 10  # 1 message/s per chat becomes 10/s; 20/min per group becomes 20 per 6 s; 30/s becomes 300/s
+WORKER_BOOT = (
+    "import sys, service.telegram\n"  # registers the Telegram adapter in the worker
+    "from workers.app import app\n"
+    "app.worker_main(sys.argv[1:])\n"
+)
+GATEWAY_BOOT = "from service.cli import app\napp()\n"
+
+
+def scaled_limits() -> RateLimits:
+    # slack: jitter between the worker's clock and the server's arrival times, 30 % of the (scaled) window
+    return RateLimits(
+        per_chat=(1, 1.0 / TIME_SCALE), per_group=(20, 60.0 / TIME_SCALE), overall=(30, 1.0 / TIME_SCALE), slack=0.3
+    )
+
+
+def stack_env(api: FakeBotApi, broker_url: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "CELERY_BROKER_URL": broker_url,
+            "TELEGRAM_TOKEN": api.token,
+            "TELEGRAM_BASE_URL": api.base_url,
+            "TELEGRAM_CHAT_INTERVAL": str(1.0 / TIME_SCALE),
+            "TELEGRAM_GROUP_INTERVAL": str(3.0 / TIME_SCALE),
+            "TELEGRAM_GLOBAL_INTERVAL": str(1.0 / 30 / TIME_SCALE),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    return env
+
+
+class Stack:
+    """Starts the gateway and a worker; `stop()` ends them (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, api: FakeBotApi, broker_url: str, logs: Path) -> None:
+        self.env = stack_env(api, broker_url)
+        self.logs = logs
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+
+    def start(self) -> None:
+        self._spawn(
+            "worker",
+            [
+                sys.executable,
+                "-c",
+                WORKER_BOOT,
+                "worker",
+                "--concurrency",
+                "2",
+                "--loglevel",
+                "WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+        )
+        self._spawn("gateway", [sys.executable, "-c", GATEWAY_BOOT, "serve", "--telegram"])
+
+    def _spawn(self, name: str, argv: list[str]) -> None:
+        out = (self.logs / f"{name}.log").open("wb")
+        self.procs[name] = subprocess.Popen(argv, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+
+    def alive(self) -> bool:
+        return all(p.poll() is None for p in self.procs.values())
+
+    def log_tail(self, lines: int = 40) -> str:
+        parts = []
+        for name in self.procs:
+            text = (self.logs / f"{name}.log").read_text(errors="replace").splitlines()[-lines:]
+            parts.append(f"--- {name} ---\n" + "\n".join(text))
+        return "\n".join(parts)
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
