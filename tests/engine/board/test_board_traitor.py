@@ -1,0 +1,164 @@
+"""Scenarios for the Traitor (B-TRAITOR), the variants (B-VAR) and table talk (B-TALK)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from board_helpers import GAME, asked, check_invariants, codes, play, table
+
+from engine.core import IllegalAction
+
+F1, F2, F3 = "fight_1", "fight_2", "fight_3"
+TRAITOR_AT_2 = ["loyal", "loyal", "traitor"]
+
+
+def test_accusations_wait_for_six_swords_or_engines() -> None:
+    state = table(3, loyalty=TRAITOR_AT_2, board={"engines": 4, "swords_white": 1, "swords_black": 4})
+    play(state, 0, "evil:siege")
+    assert not any(c.startswith("accuse") for c in codes(state, 0))  # 5 engines, 5 swords
+    state = table(3, loyalty=TRAITOR_AT_2, board={"engines": 5})
+    play(state, 0, "evil:siege")
+    assert {"accuse:1", "accuse:2"} <= set(codes(state, 0))
+
+
+def test_false_accusation_flips_a_white_sword_and_clears_the_accused() -> None:
+    state = table(3, loyalty=TRAITOR_AT_2, board={"engines": 6, "swords_white": 2})
+    play(state, 0, "evil:life", "accuse:1")
+    assert state.swords_white == 1 and state.swords_black == 1
+    assert GAME.view(state, None)["seats"][1]["loyalty"] == "loyal" and GAME.view(state, None)["seats"][1]["accused"]
+    play(state, 0, "end")
+    play(state, 1, "evil:life")
+    assert any(c.startswith("accuse") for c in codes(state, 1))
+    state.has_accused[1] = True
+    assert not any(c.startswith("accuse") for c in GAME.legal_actions(state, 1) if c.kind == "accuse")
+
+
+def test_unmasked_traitor_loses_his_cards_and_relics_and_adds_a_white_sword() -> None:
+    board = {"engines": 6, "relics": [[], [], ["excalibur", "grail", "armor"]],
+             "loc": ["camelot", "camelot", "lancelot"], "lance_white": [F1]}
+    state = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], [F2, "merlin"]], board=board)
+    play(state, 0, "evil:life", "accuse:2")
+    assert state.revealed[2] and state.swords_white == 1 and state.hands[2] == []
+    assert state.relics[2] == ["armor"] and state.lance_white == []
+    assert GAME.view(state, None)["seats"][2]["loyalty"] == "traitor"
+    check_invariants(state)
+
+
+def test_revealed_traitor_turn_discards_a_random_card_then_feeds_evil() -> None:
+    board = {"engines": 6, "revealed": [False, False, True]}
+    state = table(3, loyalty=TRAITOR_AT_2, hands=[[F1, F2], [F3], []], board=board, first=2)
+    assert asked(state) == [(2, "traitor_steal")] and codes(state, 2) == ["steal:0", "steal:1"]
+    play(state, 2, "steal:1")
+    assert state.hands[1] == [] and F3 in state.white_discard
+    assert codes(state, 2) == ["evil:black", "evil:siege"]
+    play(state, 2, "evil:siege")
+    assert state.engines == 7 and asked(state) == [(0, "evil")]
+
+
+def test_revealed_traitor_gets_nothing_from_fate_or_reinforcements() -> None:
+    board = {"revealed": [False, False, True]}
+    state = table(3, loyalty=TRAITOR_AT_2, hands=[["fate"], [], []], board=board)
+    play(state, 0, "evil:siege", "play:fate.draw")
+    assert [len(h) for h in state.hands] == [1, 1, 0]
+
+
+def test_fate_lets_the_traitor_reveal_himself_and_everyone_discards_two() -> None:
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["fate"], [F1, F2, F3], [F1]])
+    play(state, 0, "evil:siege")
+    assert "play:fate.reveal" in codes(state, 0)
+    play(state, 0, "play:fate.reveal")
+    assert state.revealed[0] and asked(state) == [(1, "discard"), (2, "discard")]
+    play(state, 1, "discard:fight_1", "discard:fight_3")
+    play(state, 2, "discard:fight_1")
+    assert state.hands == [[], [F2], []] and asked(state) == [(1, "evil")]
+    loyal = table(3, loyalty=["loyal", "loyal", "traitor"], hands=[["fate"], [], []])
+    play(loyal, 0, "evil:siege")
+    assert "play:fate.reveal" not in codes(loyal, 0)
+
+
+def test_alive_hidden_traitor_flips_two_white_swords_at_the_end() -> None:
+    board = {"swords_white": 8, "swords_black": 3, "war_white": {"picts": [F1, F2, F3, "fight_4"], "saxons": []},
+             "loc": ["picts", "camelot", "camelot"]}
+    state = table(3, loyalty=TRAITOR_AT_2, hands=[["fight_5"], [], []], board=board)
+    play(state, 0, "evil:siege", "fight:5")  # 12th sword: 9 white vs 3 black, then the flip: 7 vs 5
+    result = GAME.result(state)
+    assert result["swords"] == {"white": 7, "black": 5} and result["winner"] == "loyal"
+    assert result["loyalty"] == TRAITOR_AT_2
+
+
+def test_no_traitor_variant_shows_loyalty_to_all() -> None:
+    state = table(4, traitor="none")
+    assert state.loyalty == ["loyal"] * 4 and "traitor" in state.removed
+    assert [s["loyalty"] for s in GAME.view(state, None)["seats"]] == ["loyal"] * 4
+    check_invariants(state)
+
+
+def test_traitor_among_us_always_has_n_loyal_and_one_traitor_card() -> None:
+    traitors = 0
+    for seed in range(40):
+        state = GAME.new_game({"players": 4, "variant": {"traitor": "among_us"}}, seed)
+        assert sorted(state.loyalty + state.loyalty_unused) == ["loyal"] * 4 + ["traitor"]
+        traitors += "traitor" in state.loyalty
+        check_invariants(state)
+    assert 25 <= traitors <= 40  # 4 in 5 tables have a Traitor (standard: 4 in 8)
+
+
+def test_three_player_rule_hides_own_loyalty_until_six_swords_or_engines() -> None:
+    stack = {"three_player_rule": True, "loyalty": ["traitor", "loyal", "loyal"], "hands": [["fate"], [], []]}
+    state = table(3, board={"engines": 4}, **stack)
+    play(state, 0, "evil:siege")
+    assert GAME.view(state, 0)["you"]["loyalty"] is None
+    assert "play:fate.draw" in codes(state, 0) and "play:fate.reveal" not in codes(state, 0)
+    state = table(3, board={"engines": 5}, **stack)
+    events = play(state, 0, "evil:siege")
+    assert GAME.view(state, 0)["you"]["loyalty"] == "traitor" and GAME.view(state, 1)["you"]["loyalty"] == "loyal"
+    seen = [e for e in events if e.kind == "loyalty"]
+    assert sorted(next(iter(e.to)) for e in seen) == [0, 1, 2]
+    assert "play:fate.reveal" in codes(state, 0)
+
+
+def test_squires_have_no_power_and_the_winner_is_knighted() -> None:
+    board = {"loc": ["picts", "camelot", "camelot"], "war_white": {"picts": [F1, F2, F3, "fight_4"], "saxons": []}}
+    state = table(3, squires=True, hands=[["fight_5"], [], []], board=board)
+    assert state.knight == [None, None, None]
+    play(state, 0, "evil:siege", "fight:5")
+    assert state.knight[0] is not None and state.knight[1:] == [None, None]
+
+
+def test_harder_squires_start_with_less() -> None:
+    state = GAME.new_game({"players": 4, "squires": True, "squire_life": 3, "squire_cards": 3}, 2)
+    assert state.life == [3] * 4 and all(len(h) == 4 for h in state.hands)
+
+
+def test_joining_mid_game_takes_a_free_knight_left_of_arthur() -> None:
+    state = table(3, knights=["gawain", "arthur", "kay"], first=0)
+    _, events = GAME.join(state)
+    assert state.n == 4 and state.order == [0, 1, 3, 2] and state.knight[3] not in ("gawain", "arthur", "kay")
+    assert state.life[3] == 4 and len(state.hands[3]) == 5 and state.loc[3] == "camelot"
+    check_invariants(state)
+    play(state, 0, "evil:siege", "draw", "end")
+    play(state, 1, "evil:siege", "draw", "end")
+    assert asked(state) == [(3, "evil")]
+
+
+def test_join_refused_when_the_table_is_full() -> None:
+    state = GAME.new_game({"players": 7}, 1)
+    with pytest.raises(IllegalAction) as err:
+        GAME.join(state)
+    assert err.value.rule == "B-VAR"
+
+
+def test_table_talk_is_etiquette_public_view_never_names_hidden_cards() -> None:
+    """B-TALK is not enforced by the engine; what it guarantees is that nothing hidden reaches the public view."""
+    state = GAME.new_game({"players": 5}, 9)
+    rng = random.Random(1)
+    for _ in range(80):
+        if GAME.result(state):
+            break
+        public = str(GAME.view(state, None))
+        for seat in range(state.n):
+            assert str(sorted(state.hands[seat])) not in public or not state.hands[seat]
+        seat = GAME.pending(state)[0].seat
+        actions = GAME.legal_actions(state, seat)
+        GAME.apply(state, seat, actions[rng.randrange(len(actions))])
