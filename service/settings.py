@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     celery_broker_url: str | None = None
     celery_result_backend: str | None = None
+    celery_visibility_timeout: float = 300.0  # an unacknowledged task is redelivered after this (Redis broker)
+    worker_concurrency: int = 2
 
     telegram_token: str | None = None
     telegram_base_url: str | None = None  # e.g. http://127.0.0.1:8081/bot (tests' fake Bot API)

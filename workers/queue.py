@@ -20,6 +20,9 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
     from workers import tasks
 
     if get_settings().celery_broker_url:
+        from workers.app import configure
+
+        configure()
         tasks.TASKS[task].apply_async(kwargs=kwargs, countdown=countdown)
         return
     jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)

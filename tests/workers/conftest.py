@@ -1,0 +1,86 @@
+"""Real Celery workers (subprocesses) on the Redis broker, against the test PostgreSQL database."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Workers:
+    """Starts and kills worker processes; `calls()` reads what their recording adapters sent."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.calls_file = tmp / "calls.jsonl"
+        self.procs: list[subprocess.Popen] = []
+
+    def start(self, *args: str, pause: float | None = None, wait: float = 30.0) -> subprocess.Popen:
+        ready = self.tmp / f"ready-{len(self.procs)}"
+        env = dict(os.environ, CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+        if pause is not None:
+            env["CAMELOT_TEST_PAUSE_IN_PLAY"] = str(pause)
+        log = open(self.tmp / f"worker-{len(self.procs)}.log", "w")  # noqa: SIM115 - lives as long as the worker
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests/workers/worker_main.py"), *args],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.procs.append(proc)
+        deadline = time.monotonic() + wait
+        while not ready.exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"worker did not start: {(self.tmp / f'worker-{len(self.procs) - 1}.log').read_text()}"
+                )
+            time.sleep(0.05)
+        return proc
+
+    def kill(self, proc: subprocess.Popen) -> None:
+        """SIGKILL the worker and its pool children (its whole process group)."""
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+
+    def stop_all(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(5)
+
+    def calls(self) -> list[dict]:
+        if not self.calls_file.exists():
+            return []
+        return [json.loads(line) for line in self.calls_file.read_text().splitlines() if line.strip()]
+
+
+@pytest.fixture
+def celery_pg(backbone_pg, toy_game, recording, monkeypatch, tmp_path) -> Iterator[Workers]:
+    """PostgreSQL + Redis sessions + the Redis broker (same claimed db), fast rates, short visibility timeout."""
+    from service.sessions import reset_sessions
+    from service.settings import get_settings
+    from service.store import dispose_all
+
+    monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
+    monkeypatch.setenv("CELERY_VISIBILITY_TIMEOUT", "3")
+    get_settings.cache_clear()
+    reset_sessions()
+    dispose_all()
+    workers = Workers(tmp_path)
+    yield workers
+    workers.stop_all()
