@@ -122,7 +122,12 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
         shown = t(lang, "board.card.hidden") if drawn in cat.FACE_DOWN_ABLE else nm.board_card(lang, drawn)
         lines.append(t(lang, "board.drawn", card=shown))
     if view.get("table"):
-        lines.append(t(lang, "board.table", cards=", ".join(nm.board_card(lang, c) for c in view["table"])))
+        proposal = view.get("proposal") or []
+        cards = [
+            nm.board_card(lang, c) + (f" → {_seat_name(names, proposal[i])}" if i < len(proposal) else "")
+            for i, c in enumerate(view["table"])
+        ]
+        lines.append(t(lang, "board.table", cards=", ".join(cards)))
     lines.append(t(lang, "board.decks", white=view["decks"]["white"], black=view["decks"]["black"]))
     if result:
         lines.append("")
@@ -253,4 +258,7 @@ def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str])
     key = f"board.event.{event.kind}" if event.public else f"board.private.{event.kind}"
     if not has(key):
         return None
-    return t(lang, key).format_map(_Missing(_event_values(lang, event.data, names)))
+    data = event.data
+    if event.kind == "exchange_cards" and seat != data.get("seat"):  # told from each side of the exchange
+        data = {**data, "gave": data.get("got"), "got": data.get("gave"), "other": data.get("seat")}
+    return t(lang, key).format_map(_Missing(_event_values(lang, data, names)))

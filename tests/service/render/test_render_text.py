@@ -1,0 +1,106 @@
+"""Exact texts where the wording carries a rule: perspectives, hidden draws, the Threat pile, menu structure."""
+
+from __future__ import annotations
+
+from engine import get_game
+from engine.core.actions import Action
+from engine.core.events import private
+from service.render import board_text, cards_text, menus, panel
+
+
+def test_an_exchange_is_told_from_each_side():
+    event = private("exchange_cards", [0, 2], gave="merlin", got="fight_1", seat=0, other=2)
+    names = {0: "Arthur's player", 2: "Bea"}
+    assert board_text.event_line(event, 0, "en", names) == "Exchange with Bea: you gave Merlin, you got Fight 1"
+    assert board_text.event_line(event, 2, "en", names) == (
+        "Exchange with Arthur's player: you gave Fight 1, you got Merlin"
+    )
+
+
+def test_a_drawn_card_that_may_go_face_down_is_not_named_on_the_board():
+    game = get_game("board")
+    view = game.view(game.new_game({"players": 3}, 1), None)
+    for drawn, shown in (
+        ("black_knight_7", "face-down card"),
+        ("lancelot_5", "face-down card"),
+        ("despair", "Despair"),
+    ):
+        text = board_text.board({**view, "drawn": drawn}, "en", {})
+        assert f"Black card drawn: {shown}" in text
+    assert "Black Knight 7" not in board_text.board({**view, "drawn": "black_knight_7"}, "en", {})
+
+
+def test_the_card_game_board_names_only_the_top_threat_card():
+    game = get_game("cards")
+    view = game.view(game.new_game({"players": 3}, 1), None)
+    text = cards_text.board({**view, "threat_top": "picts_4", "threat_count": 5}, "pl", {})
+    assert "Wierzch stosu Zagrożenia: Piktowie 4 · 5 kart w stosie" in text
+    hidden = cards_text.board({**view, "threat_top": "hidden", "threat_count": 1}, "en", {})
+    assert "Threat pile top: face-down card · 1 card in the pile" in hidden
+
+
+def test_labels_combine_a_kind_with_its_arguments():
+    game = get_game("board")
+    view = game.view(game.new_game({"players": 3}, 1), 0)
+    names = {1: "Bea"}
+    assert board_text.label(Action("evil", ("black",)), view, 0, "en", names) == "🂠 Draw a black card"
+    assert board_text.label(Action("move", ("grail",)), view, 0, "en", names) == "🐎 Go to: Holy Grail"
+    assert board_text.label(Action("give", ("grail",)), view, 0, "en", names) == "Give: Grail"
+    assert board_text.label(Action("accuse", (1,)), view, 0, "en", names) == "☝ Accuse: Bea"
+    assert board_text.label(Action("play", ("merlin", "black_knight")), view, 0, "it", names) == (
+        "✨ Gioca: Merlino · Cavaliere Nero"
+    )
+    assert board_text.label(Action("play", ("piety", "others")), view, 0, "en", names) == (
+        "✨ Piety: +1 life to the others"
+    )
+
+
+def test_many_choices_make_two_levels_and_a_back_button():
+    actions = [Action("move", (q,)) for q in ("black_knight", "lancelot", "grail", "picts", "saxons")]
+    actions += [Action("fight", (v,)) for v in (1, 2, 3, 4, 5)] + [Action("draw")]
+
+    def build(level):
+        return menus.build(
+            actions,
+            lambda a: a.encode(),
+            lambda a: a.encode(),
+            lambda kind, n: f"{kind} ({n})",
+            game_id=7,
+            seq=3,
+            lang="en",
+            level=level,
+        )
+
+    top = [[b.data for b in row] for row in build(None)]
+    assert [d for row in top for d in row] == ["7:3:@move", "7:3:@fight", "7:3:draw"]
+    second = [b.data for row in build("fight") for b in row]
+    assert second == ["7:3:fight:1", "7:3:fight:2", "7:3:fight:3", "7:3:fight:4", "7:3:fight:5", "7:3:@"]
+    assert menus.reachable(build) == {a.encode() for a in actions}
+
+
+def test_a_long_kind_is_paged_and_every_page_is_reachable():
+    actions = [Action("pick", (i,)) for i in range(130)]
+
+    def kb(level):
+        return menus.build(
+            actions,
+            lambda a: a.encode(),
+            lambda a: a.encode(),
+            lambda k, n: k,
+            game_id=1,
+            seq=1,
+            lang="en",
+            level=level,
+        )
+
+    first = kb(None)
+    assert sum(len(r) for r in first) <= menus.MAX_BUTTONS
+    assert first[-1][-1].data == "1:1:@pick:1"
+    assert menus.reachable(kb) == {a.encode() for a in actions}
+
+
+def test_panel_of_a_seat_without_a_decision_has_no_buttons():
+    game = get_game("cards")
+    state = game.new_game({"players": 3}, 4)
+    waiting = next(s for s in range(3) if s not in {p.seat for p in game.pending(state)})
+    assert panel("cards", state, waiting, game_id=1, seq=0, lang="en").buttons is None
