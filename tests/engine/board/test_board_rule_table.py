@@ -1,0 +1,118 @@
+"""Every rule id of the digest `shared/rules/board-game.md` has named scenario tests: the table below maps them."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+DIGEST = HERE.parents[2] / ".." / "shared" / "rules" / "board-game.md"
+
+RULE_TESTS: dict[str, list[str]] = {
+    "B-SETUP": ["test_board_turn.py::test_setup_deals_a_merlin_and_five_cards_four_life_and_arthur_starts",
+                "test_board_turn.py::test_opening_gesture_split_by_agreement",
+                "test_board_turn.py::test_opening_gesture_refused_deals_one_card_each_at_random"],
+    "B-TURN": ["test_board_turn.py::test_evil_phase_offers_black_card_siege_engine_or_life",
+               "test_board_turn.py::test_heroic_action_is_compulsory_and_cannot_be_passed"],
+    "B-SACRIFICE": ["test_board_turn.py::test_sacrifice_second_action_must_be_of_another_type",
+                    "test_board_turn.py::test_sacrifice_to_zero_still_acts_then_dies_despite_a_quest_win"],
+    "B-LIFE": ["test_board_turn.py::test_life_is_clamped_to_six",
+               "test_board_turn.py::test_dying_knight_on_his_turn_is_removed_at_its_end_and_wins_nothing",
+               "test_board_turn.py::test_death_discards_cards_and_removes_excalibur_and_armor",
+               "test_board_turn.py::test_grail_holder_may_let_a_dying_knight_drink",
+               "test_board_turn.py::test_grail_rescue_declined_kills",
+               "test_board_examples.py::test_a_dead_traitor_does_not_flip_swords"],
+    "B-LEAVE": ["test_board_turn.py::test_leaving_is_dying_at_once"],
+    "B-BLACK": ["test_board_black.py::test_three_merlins_from_several_players_cancel_a_special_card",
+                "test_board_black.py::test_two_merlins_do_not_cancel_and_stay_in_hand",
+                "test_board_black.py::test_standard_black_cards_cannot_be_cancelled_by_merlins",
+                "test_board_black.py::test_excalibur_cancels_any_black_card_and_leaves_the_game",
+                "test_board_black.py::test_face_down_black_knight_hides_value_and_compensates_with_a_white_card",
+                "test_board_black.py::test_black_card_of_a_finished_quest_adds_a_siege_engine",
+                "test_board_black.py::test_lancelot_cards_go_to_the_dragon_after_lancelot",
+                "test_board_black.py::test_mercenaries_go_to_the_war_of_the_drawers_choice",
+                "test_board_black.py::test_last_evil_spot_ends_the_quest_at_once",
+                "test_board_black.py::test_both_decks_are_rebuilt_when_one_runs_out",
+                "test_board_black.py::test_desolation_discards_the_farthest_grail_card_then_lands_as_despair",
+                "test_board_black.py::test_dark_forest_blocks_grail_cards_until_another_quest_is_won",
+                "test_board_black.py::test_guinevere_sends_everyone_home_and_ends_the_turn",
+                "test_board_black.py::test_mists_of_avalon_add_a_black_sword_to_every_lost_quest",
+                "test_board_black.py::test_mordred_asks_for_an_extra_five_on_his_war",
+                "test_board_black.py::test_morgan_volunteer_spares_the_others_a_discard",
+                "test_board_black.py::test_morgan_without_volunteer_everyone_with_cards_discards_one",
+                "test_board_black.py::test_morgan_three_black_cards_cannot_be_cancelled_by_merlins",
+                "test_board_black.py::test_vivien_blocks_the_merlin_cancel",
+                "test_board_examples.py::test_merlin_faq_on_the_grail_with_despair_and_desolation"],
+    "B-QUEST": ["test_board_quests.py::test_solo_quest_takes_one_knight_at_a_time",
+                "test_board_quests.py::test_leaving_a_solo_quest_discards_its_white_cards_but_not_black",
+                "test_board_quests.py::test_fight_cards_must_keep_the_pattern_completable",
+                "test_board_quests.py::test_black_knight_won_gives_life_three_cards_and_a_white_sword",
+                "test_board_quests.py::test_fight_ties_go_to_evil",
+                "test_board_quests.py::test_lancelot_won_gives_the_armor_and_flips_to_the_dragon",
+                "test_board_quests.py::test_dragon_won_shares_seven_cards_by_agreement",
+                "test_board_quests.py::test_excalibur_track_moves_with_discards_and_black_cards",
+                "test_board_quests.py::test_grail_cards_fill_from_the_relic_and_cleanse_a_full_quest",
+                "test_board_quests.py::test_wars_need_an_ascending_run_from_one",
+                "test_board_quests.py::test_quest_lost_with_nobody_present_still_gives_swords_and_engines",
+                "test_board_quests.py::test_heroism_adds_a_sword_of_the_results_colour",
+                "test_board_examples.py::test_lancelot_fight_fourteen_against_eleven_with_four_face_down_cards"],
+    "B-CAMELOT": ["test_board_quests.py::test_round_table_draws_two_only_below_twelve_cards",
+                  "test_board_quests.py::test_siege_fight_beats_the_die_to_remove_an_engine",
+                  "test_board_quests.py::test_siege_win_is_not_a_quest_win_for_vivien"],
+    "B-KNIGHT": ["test_board_knights.py::test_arthur_exchange_is_forced_and_blind",
+                 "test_board_knights.py::test_galahad_plays_a_special_card_for_free",
+                 "test_board_knights.py::test_gawain_draws_three_at_the_round_table",
+                 "test_board_knights.py::test_kay_adds_a_card_after_the_reveal_even_out_of_turn",
+                 "test_board_knights.py::test_kay_in_his_own_siege_after_the_roll",
+                 "test_board_knights.py::test_palamedes_is_capped_at_six",
+                 "test_board_knights.py::test_percival_looks_at_the_top_black_card_before_choosing",
+                 "test_board_knights.py::test_percival_with_the_armor_looks_at_two_and_buries_one",
+                 "test_board_knights.py::test_tristan_leaves_the_round_table_for_free_once",
+                 "test_board_examples.py::test_arthur_forced_exchange_both_cards_chosen_blind"],
+    "B-TRAITOR": ["test_board_traitor.py::test_accusations_wait_for_six_swords_or_engines",
+                  "test_board_traitor.py::test_false_accusation_flips_a_white_sword_and_clears_the_accused",
+                  "test_board_traitor.py::test_unmasked_traitor_loses_his_cards_and_relics_and_adds_a_white_sword",
+                  "test_board_traitor.py::test_revealed_traitor_turn_discards_a_random_card_then_feeds_evil",
+                  "test_board_traitor.py::test_revealed_traitor_gets_nothing_from_fate_or_reinforcements",
+                  "test_board_traitor.py::test_fate_lets_the_traitor_reveal_himself_and_everyone_discards_two",
+                  "test_board_traitor.py::test_alive_hidden_traitor_flips_two_white_swords_at_the_end"],
+    "B-END": ["test_board_turn.py::test_twelfth_siege_engine_loses_at_once",
+              "test_board_turn.py::test_seventh_black_sword_loses_at_once",
+              "test_board_turn.py::test_all_loyal_dead_loses_even_with_white_swords",
+              "test_board_turn.py::test_twelfth_sword_ends_the_game_and_the_majority_wins",
+              "test_board_examples.py::test_twelfth_siege_engine_beats_a_twelfth_white_majority_sword",
+              "test_board_examples.py::test_four_white_seven_black_then_heroism_is_too_late"],
+    "B-VAR": ["test_board_traitor.py::test_no_traitor_variant_shows_loyalty_to_all",
+              "test_board_traitor.py::test_traitor_among_us_always_has_n_loyal_and_one_traitor_card",
+              "test_board_traitor.py::test_three_player_rule_hides_own_loyalty_until_six_swords_or_engines",
+              "test_board_traitor.py::test_squires_have_no_power_and_the_winner_is_knighted",
+              "test_board_traitor.py::test_harder_squires_start_with_less",
+              "test_board_traitor.py::test_joining_mid_game_takes_a_free_knight_left_of_arthur",
+              "test_board_traitor.py::test_join_refused_when_the_table_is_full",
+              "test_board_quests.py::test_wars_in_any_order_variant"],
+    "B-TALK": ["test_board_traitor.py::test_table_talk_is_etiquette_public_view_never_names_hidden_cards"],
+}
+
+
+def _test_names(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+
+
+def test_every_mapped_test_exists() -> None:
+    for rule, names in RULE_TESTS.items():
+        assert names, rule
+        for name in names:
+            file, test = name.split("::")
+            assert test in _test_names(HERE / file), f"{rule}: {name} does not exist"
+
+
+def test_every_rule_id_of_the_digest_has_scenario_tests() -> None:
+    if not DIGEST.exists():
+        pytest.skip(f"the rules digest is not beside the repository ({DIGEST}); the mapping is checked without it")
+    ids = set(re.findall(r"\bB-[A-Z]+\b", DIGEST.read_text()))
+    assert ids, "no rule ids found in the digest"
+    assert ids <= set(RULE_TESTS), f"rule ids without tests: {sorted(ids - set(RULE_TESTS))}"
