@@ -58,19 +58,17 @@ def serve(
 @app.command(context_settings=PASS_THROUGH)
 def worker(ctx: typer.Context) -> None:
     """Run a Celery worker; extra arguments go to Celery (e.g. `--concurrency 2`)."""
-    _celery(["worker", *ctx.args])
+    from workers import run
+
+    run.worker(list(ctx.args))
 
 
 @app.command(context_settings=PASS_THROUGH)
 def beat(ctx: typer.Context) -> None:
-    """Run Celery beat (deadline scans); extra arguments go to Celery."""
-    _celery(["beat", *ctx.args])
+    """Run Celery beat (deadline and outbox scans); extra arguments go to Celery."""
+    from workers import run
 
-
-def _celery(argv: list[str]) -> None:
-    from workers.app import app as celery_app
-
-    celery_app.start(argv)
+    run.beat(list(ctx.args))
 
 
 @app.command()

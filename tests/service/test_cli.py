@@ -73,3 +73,16 @@ def test_bench_engine_passes_its_options_through():
     assert result.exit_code == 0, result.output
     assert "game=cards players=3" in result.output
     assert "actions/s" in result.output
+
+
+def test_worker_without_a_broker_says_why_it_does_not_start(tmp_path):
+    run = _camelot(tmp_path, "worker")
+    assert run.returncode != 0
+    assert "CELERY_BROKER_URL is not set" in run.stderr + run.stdout
+
+
+def test_migrate_creates_the_schema(tmp_path):
+    run = _camelot(tmp_path, "migrate")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "database is up to date" in run.stdout
+    assert (tmp_path / "camelot.sqlite3").stat().st_size > 0
