@@ -1,0 +1,44 @@
+"""The real engines and renderers through the in-process pipeline: complete bot games, and a human seat's
+panel carrying buttons that play."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import get_game
+from service import lobby
+from service.chat.base import Inbound
+from service.dispatch import submit
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import GameRow
+
+
+@pytest.mark.parametrize(("kind", "players"), [("cards", 4), ("board", 4)])
+def test_bot_game_finishes_and_replays(backbone_local, recording, kind, players):
+    game_id = lobby.create_and_start("rec", "table", kind, {}, [], players, seed=7)
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        log = game_rows.action_log(s, game_id)
+        assert game.status == "finished", (game.status, len(log))
+        engine_game = get_game(kind)
+        assert engine_game.result(engine_game.replay(game.config, game.seed, log)) == game.result
+    assert recording.sent("table")
+
+
+def test_a_human_seat_plays_a_card_game_by_buttons(backbone_local, recording):
+    game_id = lobby.create_and_start("rec", "table", "cards", {}, ["alice"], 2, seed=3)
+    for n in range(200):
+        with session_scope() as s:
+            game = s.get(GameRow, game_id)
+            if game.status != "active":
+                break
+            seat = next(r for r in game_rows.seats_of(s, game_id) if r.seat == 0)
+            if seat.prompt_seq is None:
+                break
+        panels = [c for c in recording.sent("dm-alice") if c.buttons]
+        data = next(b.data for row in panels[-1].buttons for b in row if not b.data.split(":", 2)[2].startswith("@"))
+        submit(Inbound("rec", "dm-alice", "alice", f"h{n}", "tap", text=data))
+    with session_scope() as s:
+        log = game_rows.action_log(s, game_id)
+    assert any(seat == 0 for seat, _ in log)
