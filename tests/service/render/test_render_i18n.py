@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import string
 from pathlib import Path
 
@@ -25,12 +26,19 @@ def _catalog(lang: str):
         return read_po(f, locale=lang)
 
 
+KEY = re.compile(r"^(notice|lobby|menu|you|result|loyalty|prompt|image)\.[a-z_][a-z0-9_.]*$")
+
+
 def _literal_msgids() -> set[str]:
-    """Message ids passed as string literals to t/tn/has anywhere in service/ and workers/."""
+    """Message ids passed as string literals to t/tn/has anywhere in service/ and workers/, and string constants
+    that can only be message ids (`notice.…`, `lobby.…`: gateways keep some in module constants)."""
     found: set[str] = set()
     for path in [*ROOT.glob("service/**/*.py"), *ROOT.glob("workers/**/*.py")]:
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
+            constant = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if constant and KEY.match(node.value) and not node.value.endswith(".py"):
+                found.add(node.value)
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
@@ -60,6 +68,7 @@ def test_every_literal_msgid_used_by_code_is_in_english():
     english = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalog("en") if m.id}
     used = _literal_msgids()
     assert "you.loyalty" in used and "menu.back" in used  # the scan sees the renderers
+    assert "notice.silence_no_rights" in used  # and the gateways' constants
     missing = sorted(
         m
         for m in used
@@ -117,3 +126,10 @@ def test_card_names_come_from_the_seeds():
     assert names.cards_card("pl", "grail_q") == "Święty Graal ?"
     assert names.cards_card("pl", "vivien") == "Viviana"
     assert names.knight("pl", "cards", "gawain") == "Gowen"
+
+
+def test_notices_named_by_precheck_answers_exist():
+    """Gateways build `notice.<reason>` from `service.dispatch.precheck` answers (`over` is `game_over`)."""
+    for reason in ("expired", "not_seated", "malformed", "game_over", "silence_no_power", "silence_no_rights"):
+        for lang in LANGS:
+            assert i18n.has(f"notice.{reason}", lang), (lang, reason)
