@@ -316,8 +316,7 @@ class CardGame(Game):
 
     def _do_give(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         ev.append(public("vivien_give", seat=seat, target=args[0]))
-        if not self._vivien_deal(s, seat, args[0], ev):
-            self._continue(s, s.after, ev)
+        self._vivien_deal(s, seat, args[0], ev)  # the target's loyalty is hidden: he always decides
 
     def _vivien_deal(self, s: State, by: int, target: int | None, ev: list[Event]) -> bool:
         n = s.n

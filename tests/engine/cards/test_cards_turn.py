@@ -112,3 +112,16 @@ def test_revealed_traitor_draws_two_places_one_discards_other_face_down():
     assert s.discard == ["grail_2"] and s.discard_owner == [1]
     assert "grail_2" not in str([e.data for e in ev if e.public])
     assert s.current == 2 and s.phase == "turn"
+
+
+def test_when_nothing_can_be_drawn_the_top_card_counts_as_any_quest():
+    aside = ["morgan_1", "morgan_2", "morgan_3"]
+    pile = list(RUMORS)
+    for card in aside + ["dragon_5"]:
+        pile.remove(card)
+    s = make(3, threat=[*pile, "dragon_5"], aside=aside)
+    assert s.deck == [] and s.discard == []
+    assert codes(s, 0) == [f"quest:{q}" for q in QUESTS]
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply_code(s, 0, "listen")
+    assert err.value.rule == "C-LISTEN"

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from cards_helpers import GAME, codes, kinds, last, make, play
 
+from engine import IllegalAction
 from engine.cards.catalogue import TURN_CAP
 from engine.core.prompts import RESPONSE
 
@@ -65,6 +67,9 @@ def test_evil_win_with_seven_black_at_least_as_many_as_white():
     s = make(3, threat=["dragon_5"], swords=[6, 6])
     play(s, (0, "quest:dragon"))
     assert GAME.result(s)["winner"] == "evil"
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply_code(s, 1, "listen")
+    assert err.value.rule == "C-END"
 
 
 def test_accusation_reaching_seven_ends_the_game():
