@@ -25,7 +25,8 @@ The renderer (text and board image) builds on these keys; they are stable — ne
 `view(state, seat)` is the public view plus `you`: `seat`, `hand` (sorted card ids), `loyalty` (None while the
 three-player rule hides it), `black_top` (black cards the seat knows on top of the deck, top first: Percival's and
 Clairvoyance's looks), `face_down` (its own face-down black cards: [{"quest", "index", "card"}]),
-`legal` (its action codes now).
+`legal` (its action codes now), `reorder` (while it puts Clairvoyance's black cards back: those still to place,
+in the order `top:<i>` indexes them; else []).
 """
 
 from __future__ import annotations
@@ -127,6 +128,7 @@ def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
 
 def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: list[str]) -> dict[str, Any]:
     view = public_view(s, pending)
+    top = s.frames[-1] if s.frames else None
     face_down = []
     for quest, rows in (("black_knight", s.bk_black), (s.lance_stage, s.lance_black)):
         for index, (card, down, owner) in enumerate(rows):
@@ -139,5 +141,6 @@ def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: li
         "black_top": list(s.peeks[seat]),
         "face_down": face_down,
         "legal": legal,
+        "reorder": list(top["cards"]) if top and top["kind"] == "clairvoyance" and seat == s.current else [],
     }
     return view
