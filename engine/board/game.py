@@ -58,11 +58,14 @@ class BoardGame(Game):
     def legal_actions(self, state: BoardState, seat: int) -> list[Action]:
         if state.result is not None or not state.frames:
             return []
+        cached = state.cache
+        if cached is not None and cached[0] == seat:
+            return list(cached[1])
         frame = state.frames[-1]
         dec = DECISIONS[frame["kind"]]
-        if seat not in dec.who(state, frame):
-            return []
-        return dec.legal(state, frame, seat)
+        actions = dec.legal(state, frame, seat) if seat in dec.who(state, frame) else []
+        state.cache = (seat, actions)
+        return list(actions)
 
     def apply(self, state: BoardState, seat: int, action: Action) -> tuple[BoardState, list[Event]]:
         if not isinstance(seat, int) or not 0 <= seat < state.n:
@@ -74,6 +77,7 @@ class BoardGame(Game):
             if not state.alive[seat]:
                 raise IllegalAction("B-LEAVE", "this knight has already left the game")
             ev.append(public("left", seat=seat))
+            state.cache = None
             turns.kill(state, seat, ev)
             turns.advance(state, ev)
             return state, ev
@@ -81,8 +85,9 @@ class BoardGame(Game):
         dec = DECISIONS[frame["kind"]]
         if seat not in dec.who(state, frame):
             raise IllegalAction("B-TURN", "this seat has nothing to decide now")
-        if action not in dec.legal(state, frame, seat):
+        if action not in self.legal_actions(state, seat):
             raise IllegalAction(dec.rule, f"{action.encode()} is not possible now")
+        state.cache = None
         dec.act(state, frame, seat, action, ev)
         turns.advance(state, ev)
         return state, ev
@@ -133,6 +138,7 @@ class BoardGame(Game):
         if s.frames[-1]["kind"] not in ("evil", "heroic", "post", "traitor_steal", "traitor_evil"):
             raise IllegalAction("B-VAR", "a player may join only between other decisions")
         seat, ev = s.n, []
+        s.cache = None
         s.n += 1
         knight = free[s.rng.randrange(len(free))]
         s.knight.append(None if s.config["squires"] else knight)

@@ -111,9 +111,9 @@ def add_engines(s: BoardState, k: int, ev: Events, why: str) -> None:
 
 def living(s: BoardState) -> list[int]:
     """Living knights on the board (revealed Traitors have left it), in turn order from the current player."""
-    start = s.order.index(s.current) if s.current in s.order else 0
-    seats = s.order[start:] + s.order[:start]
-    return [i for i in seats if s.alive[i] and not s.revealed[i]]
+    order, alive, revealed = s.order, s.alive, s.revealed
+    start = order.index(s.current)
+    return [i for i in order[start:] + order[:start] if alive[i] and not revealed[i]]
 
 
 def present(s: BoardState, where: str) -> list[int]:

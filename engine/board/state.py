@@ -27,7 +27,7 @@ _FIELDS = (
 class BoardState:
     """One game. Fields are documented where `new_state` sets them."""
 
-    __slots__ = (*_FIELDS, "rng")
+    __slots__ = (*_FIELDS, "rng", "cache")
 
     def to_dict(self) -> dict[str, Any]:
         data = {f: copy.deepcopy(getattr(self, f)) for f in _FIELDS}
@@ -43,6 +43,7 @@ class BoardState:
         state.rng = random.Random()
         version, internal, gauss = data["rng"]
         state.rng.setstate((version, tuple(internal), gauss))
+        state.cache = None
         return state
 
     def copy(self) -> BoardState:
@@ -51,6 +52,7 @@ class BoardState:
             setattr(state, f, copy.deepcopy(getattr(self, f)))
         state.rng = random.Random()
         state.rng.setstate(self.rng.getstate())
+        state.cache = None
         return state
 
 
@@ -60,6 +62,7 @@ def new_state(config: dict[str, Any], rng: random.Random) -> BoardState:
     s = BoardState()
     s.config = config
     s.rng = rng
+    s.cache = None  # (seat, legal actions) of the current decision; `apply` clears it (not part of the snapshot)
     s.n = n
     s.knight = [None] * n  # knight id, or None for a squire (Squire's challenge)
     s.life = [cat.START_LIFE] * n

@@ -91,15 +91,16 @@ def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
 # --- Heroic actions ------------------------------------------------------------------------------
 
 
+_MOVE = {where: Action("move", (where,)) for where in cat.LOCATIONS}
+
+
 def _moves(s: BoardState, seat: int) -> list[Action]:
-    acts = []
-    for where in cat.LOCATIONS:
-        if where == s.loc[seat] or (where != cat.CAMELOT and not quest_open(s, where)):
-            continue
-        if where in cat.SOLO_QUESTS and ops.present(s, where):
-            continue
-        acts.append(Action("move", (where,)))
-    return acts
+    here = s.loc[seat]
+    taken = {s.loc[i] for i in range(s.n) if s.alive[i] and not s.revealed[i]} & cat.SOLO_QUESTS
+    return [
+        _MOVE[where] for where in cat.LOCATIONS
+        if where != here and where not in taken and (where == cat.CAMELOT or quest_open(s, where))
+    ]
 
 
 def _tristan_free(s: BoardState, seat: int) -> bool:
@@ -145,6 +146,14 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
     if "accuse" not in used:
         acts += whites.accuse_actions(s, seat)
     return acts
+
+
+def _has_normal_action(s: BoardState, seat: int) -> bool:
+    """Cheap test that a second heroic action is possible (so a sacrifice is worth offering)."""
+    used = s.turn["types"]
+    if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat) and _moves(s, seat):
+        return True
+    return bool(_normal_actions(s, seat))
 
 
 def _action_type(action: Action) -> str:
@@ -208,7 +217,7 @@ class _Heroic:
 
 def post_actions(s: BoardState, seat: int) -> list[Action]:
     acts = [_END]
-    if not s.turn["sacrificed"] and s.life[seat] > 0 and seat not in s.doomed and _normal_actions(s, seat):
+    if not s.turn["sacrificed"] and s.life[seat] > 0 and seat not in s.doomed and _has_normal_action(s, seat):
         acts.append(_SACRIFICE)
     return acts + _free_actions(s, seat)
 
