@@ -20,6 +20,18 @@ quest is declared, even if Arthur then forces a Listen; Merlin #4 played by Gawa
 next resolution; at most one Gawain per resolution; Gawain's two unplayed cards are discarded face down;
 Percival at an accusation is played before the loyalty is shown, at the final reveal after it.
 
+Events (`Event.kind` → data). Public: `turn` {seat, turn}; `reveal` {seat, card}; `silence_on` {seat, card};
+`silence_off` {reason: "merlin" | "quest"}; `morgan2_count` {seat, count}; `morgan1_announce` {seat, quest, value};
+`quest_declared` {seat, quest}; `quest_sorted` {seat, quest, stacks, characters, removed, totals};
+`quest_result` {seat, quest, outcome: "success" | "early" | "late", totals, swords: [[quest, color, n]]};
+`accuse` {seat, target}; `loyalty_revealed` {seat, loyalty, swords, percival}; `vivien` {seat};
+`vivien_give` {seat, target}; `vivien_decided` {seat}; `merlin4_token` {seat}; `merlin4_token_used` {seat, quest};
+`knight_played` {seat, card[, target]}; `knight_drawn` {seat}; `gawain_card` {seat, card};
+`morgan_shuffled_in` {aside}; `reshuffle` {count}; `final_reveal` {loyalties: [[seat, loyalty]]};
+`swords_flipped` {count}; `game_over` {winner, reason, loyalty, swords, turns}.
+Private to one seat: `morgan1_look` {card}; `traitor_draw` {cards}; `gawain_draw` {cards}; `tristan_look` {deck};
+`galahad_look` {target, loyalty}; `knight_card` {card}; `vivien_card` {loyalty}; `merlin4_quest` {quest}.
+
 `apply` validates the action against `legal_actions` before touching anything, then mutates the state in
 place and returns it: an `IllegalAction` leaves the state unchanged.
 """

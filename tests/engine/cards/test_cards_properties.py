@@ -21,6 +21,10 @@ from engine.cards.catalogue import QUESTS, SWORDS_TOTAL, TURN_CAP
 from engine.cards.state import PUBLIC, conserved
 from engine.core.actions import MAX_CODE_BYTES
 
+PRIVATE_EVENTS = frozenset(
+    {"morgan1_look", "traitor_draw", "gawain_draw", "tristan_look", "galahad_look", "knight_card", "vivien_card",
+     "merlin4_quest"}
+)
 GAMES = 5040
 SAMPLE_EVERY = 41  # deep checks (views, resampling, illegal input) on every 41st step
 
@@ -44,7 +48,11 @@ def play_checked(seed: int, bots, stats: Counter) -> None:
         action = (bots if not isinstance(bots, dict) else bots[seat]).choose(GAME, state, seat, rng)
         code = GAME.encode(action)
         assert len(code) <= MAX_CODE_BYTES and GAME.decode(code) == action
-        GAME.apply(state, seat, action)
+        _, events = GAME.apply(state, seat, action)
+        for e in events:  # secrets go to one seat only, everything else is public
+            assert (e.kind in PRIVATE_EVENTS) == (not e.public), e
+            assert e.public or len(e.to) == 1
+            json.dumps(e.data)
         log.append((seat, code))
         assert conserved(state), f"seed {seed}: Rumor cards not conserved"
         assert min(state.white, state.black) >= 0 and state.white + state.black <= SWORDS_TOTAL
