@@ -3,7 +3,7 @@
 Few choices give one level of buttons. Many give two: the first level lists the action kinds (`@kind`; a kind
 with a single choice is that choice's own button), the second the choices of one kind, with a back button (`@`);
 a kind with more choices than fit on one screen is paged (`@kind:page`). Every legal action is always reachable.
-Limits: 8 buttons a row (we use fewer for readability), 100 buttons in all, callback data within 64 bytes
+Limits: 8 buttons a row (we use at most 4 for readability), 100 buttons in all, callback data within 64 bytes
 (`service.callback.pack` enforces it).
 """
 
@@ -19,10 +19,10 @@ from service.render.i18n import t
 MAX_ROW = 8
 MAX_BUTTONS = 100
 ONE_LEVEL_MAX = 10  # up to this many choices: a single level
-PAGE_SIZE = 48  # choices per page on the second level (plus navigation buttons)
-ROW_WIDTH = 2  # labels are words, not digits: two a row read best on a phone
-SHORT_ROW_WIDTH = 4  # when every label is short (≤ 6 characters)
-LABEL_MAX = 28
+PAGE_SIZE = 24  # choices per page on the second level (plus navigation buttons)
+LABEL_MAX = 40  # a phone shows about this much on a full-width button
+# Buttons per row by the longest label in the menu: numbers and short words side by side, sentences alone.
+ROW_WIDTHS = ((6, 4), (18, 2))
 
 Labeler = Callable[[Action], str]
 
@@ -33,7 +33,8 @@ def short(label: str, limit: int = LABEL_MAX) -> str:
 
 
 def _rows(buttons: list[Button]) -> Keyboard:
-    width = SHORT_ROW_WIDTH if all(len(b.label) <= 6 for b in buttons) else ROW_WIDTH
+    longest = max(len(b.label) for b in buttons)
+    width = next((w for limit, w in ROW_WIDTHS if longest <= limit), 1)
     return [buttons[i : i + width] for i in range(0, len(buttons), width)]
 
 
