@@ -37,7 +37,8 @@ class ConsoleAdapter:
     """Implements `service.chat.base.ChatAdapter` over a text stream.
 
     `humans` maps the direct chats printed to the name shown in their header. `choices[chat]` holds the
-    buttons of the latest message with buttons in that chat: the numbers the human may type.
+    buttons of the latest message with buttons in that chat: the numbers the human may type. Edits print only
+    their new lines; the whole board is shown again right before a human decides.
     """
 
     out: TextIO = field(default_factory=lambda: sys.stdout)
@@ -47,6 +48,7 @@ class ConsoleAdapter:
     messages: dict[str, _Message] = field(default_factory=dict)
     choices: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _board: tuple[str, bool] = ("", True)  # the group's edited board: latest text, shown whole since?
 
     def _visible(self, chat: str) -> bool:
         return chat == GROUP or chat in self.humans
@@ -55,26 +57,40 @@ class ConsoleAdapter:
         where = "table" if chat == GROUP else f"to {self.humans.get(chat, chat)}"
         return f"── {where}{' (updated)' if edited else ''} ──"
 
-    def _print(self, chat: str, text: str, buttons: Keyboard | None, edited: bool) -> None:
+    def _print(self, chat: str, text: str, buttons: Keyboard | None, before: str | None) -> None:
+        """Print a message; an edit (`before` = the old text) prints only its new lines, unless it asks a choice."""
+        edited = before is not None
         if buttons:
-            flat = [(b.label, b.data) for row in buttons for b in row]
-            self.choices[chat] = flat
-        elif chat in self.choices and not edited:
-            pass  # a message without buttons leaves the last choices standing
-        else:
-            self.choices.pop(chat, None)
+            self.choices[chat] = [(b.label, b.data) for row in buttons for b in row]
+        elif edited:
+            self.choices.pop(chat, None)  # the decision this message asked is gone
+        if chat == GROUP and edited:
+            self._board = (text, False)
         if not self._visible(chat):
             return
-        lines = [self._header(chat, edited), text]
-        for i, (label, _) in enumerate(self.choices.get(chat, []) if buttons else [], start=1):
+        body = text
+        if edited and not buttons:
+            old_lines = set(before.splitlines())
+            body = "\n".join(line for line in text.splitlines() if line.strip() and line not in old_lines)
+            if not body:
+                return
+        lines = [self._header(chat, edited), body]
+        for i, (label, _) in enumerate(self.choices[chat] if buttons else [], start=1):
             lines.append(f"  {i:>2}. {label}")
         self.out.write("\n".join(lines) + "\n\n")
         self.out.flush()
 
+    def show_board(self) -> None:
+        """Print the group's board in full if it changed since it was last shown whole (before a human decides)."""
+        text, shown = self._board
+        if text and not shown:
+            self.out.write(f"{self._header(GROUP, False)}\n{text}\n\n")
+            self._board = (text, True)
+
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
         message_id = str(next(self._ids))
         self.messages[message_id] = _Message(chat, text, buttons)
-        self._print(chat, text, buttons, edited=False)
+        self._print(chat, text, buttons, None)
         return message_id
 
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
@@ -82,7 +98,7 @@ class ConsoleAdapter:
         self.messages[message_id] = _Message(chat, text, buttons)
         if old is not None and old.text == text and old.buttons == buttons:
             return  # nothing new to show
-        self._print(chat, text, buttons, edited=True)
+        self._print(chat, text, buttons, old.text if old is not None else "")
 
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
         return await self.send_text(chat, f"[picture of the board, {len(photo)} bytes]\n{caption}".rstrip(), buttons)
@@ -180,6 +196,7 @@ def play(
 def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: TextIO) -> str | None:
     """Read a number until it names one of the chat's buttons; None when input ends (Ctrl-D) or is `q`."""
     options = adapter.choices[chat]
+    adapter.show_board()
     while True:
         try:
             answer = read(f"{adapter.humans[chat]} [1-{len(options)}, q to stop]: ").strip()
