@@ -53,7 +53,7 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
         if args[0] == "life":
             return 5 if life >= 5 else -5
         if args[0] == "siege":
-            return 3 if s.engines <= 4 else -2
+            return 3 if s.engines <= 6 else -2
         return 2
     if kind == "peek":
         return 10
@@ -64,7 +64,7 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
     if kind == "grail":
         return 8
     if kind == "excal":
-        return 6 - _card_worth(args[0]) / 10
+        return 7.5 - _card_worth(args[0]) / 10 if len(hand) >= 2 else 3
     if kind == "draw":
         return 7 if len(hand) < 6 else 3
     if kind == "siege":
@@ -112,20 +112,21 @@ def _move_score(s: Any, seat: int, to: str) -> float:
         return 4 if len(hand) < 4 or s.engines >= 8 else 1
     if to == "grail":
         return 5 + hand.count("grail") / 2 if "grail" in hand and not s.dark_forest else -1
-    if to in cat.WARS or to in cat.FIGHT_QUESTS:
-        return 2 + _fight_count(hand) / 3
+    if to in cat.FIGHT_QUESTS:
+        rows = s.bk_black if to == "black_knight" else s.lance_black
+        return 2 + _fight_count(hand) / 3 + len(rows)
+    if to in cat.WARS:
+        return 2 + _fight_count(hand) / 3 + len(s.war_black[to])
     if to == "excalibur":
-        return 2.5
+        return 5.5 if s.excal_pos <= cat.EXCALIBUR_START - 1 and len(hand) >= 3 else 2.5
     return 0
 
 
 def _special_score(s: Any, seat: int, args: tuple) -> float:
     card = args[0]
     arg = args[1] if len(args) > 1 else None
-    if card == "merlin":
-        if arg == "engine":
-            return 7 if s.engines >= 8 else 1
-        return 4
+    if card == "merlin":  # keep Merlins for the triple cancel unless a threat is close
+        return 7 if _merlin_urgent(s, arg) else -1
     if card == "piety":
         return 7 if arg == "self" and s.life[seat] <= 2 else 2
     if card == "reinforcements":
@@ -135,6 +136,17 @@ def _special_score(s: Any, seat: int, args: tuple) -> float:
     if card == "lady_of_the_lake":
         return 5
     return 1
+
+
+def _merlin_urgent(s: Any, target: str) -> bool:
+    if target == "engine":
+        return s.engines >= 8
+    if target in cat.WARS:
+        return len(s.war_black[target]) >= cat.WAR_FIGURES - 1
+    if target == "grail":
+        return len(s.grail_black) >= cat.GRAIL_SPOTS - 2
+    rows = s.bk_black if target == "black_knight" else s.lance_black
+    return len(rows) >= cat.BLACK_SPOTS[target] - 1
 
 
 def _traitor_score(s: Any, seat: int, a: Action) -> float:
