@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from engine.cards.catalogue import CARDS, QUESTS, SUCCESS_TOTALS, TOO_LATE_MIN, TRAITOR
-from engine.cards.resolve import sort_pile, totals
+from engine.cards.resolve import apply_merlin, outcome, sort_pile, totals
 from engine.cards.state import PUBLIC, State
 from engine.core.actions import Action
 from engine.core.game import Game
@@ -20,19 +20,30 @@ from engine.core.game import Game
 def remembered_pile(s: State, seat: int) -> list[str]:
     """The Threat pile as the seat remembers it: face-down cards of others count as what was announced."""
     pile = []
-    for card, owner in zip(s.threat, s.threat_owner, strict=True):
+    for card, owner, ann in zip(s.threat, s.threat_owner, s.announced, strict=True):
         if owner in (PUBLIC, seat):
             pile.append(card)
-    ann = s.top_announced
-    if ann is not None and ann[0] != seat:
-        value = "q" if ann[2] == "q" else ann[2]
-        pile.append(f"{ann[1]}_{value}")
+        elif ann is not None:
+            pile.append(f"{ann[1]}_{ann[2]}")
     return pile
 
 
 def estimate(s: State, seat: int) -> dict[str, int]:
     stacks, chars = sort_pile([c for c in remembered_pile(s, seat) if c in CARDS])
     return totals(stacks, chars)
+
+
+def score(s: State, seat: int, quest: str) -> int:
+    """White minus black swords if `quest` were resolved now on the remembered pile (Morgan #7 loss: -100)."""
+    stacks, chars = sort_pile([c for c in remembered_pile(s, seat) if c in CARDS])
+    res = {"main": quest, "stacks": stacks, "chars": chars, "removed": []}
+    for cid in chars:
+        if CARDS[cid].kind == "merlin":
+            apply_merlin(res, cid)
+    res["totals"] = totals(stacks, chars)
+    if "morgan_7" in chars and res["totals"].get(quest, 0) >= TOO_LATE_MIN:
+        return -100
+    return sum(n if color == "white" else -n for _, color, n in outcome(res)[1])
 
 
 class CardsHeuristicBot:
@@ -74,22 +85,20 @@ class CardsHeuristicBot:
         return kinds.get("pass", legal[0])
 
     def _turn(self, s: State, seat: int, legal: list[Action], traitor: bool, rng: random.Random) -> Action:
-        tot = estimate(s, seat)
-        quests = [a for a in legal if a.kind == "quest"]
-        for a in quests:
-            value = tot.get(a.args[0], 0)
-            good = value in SUCCESS_TOTALS
-            danger = any(v >= TOO_LATE_MIN for q, v in tot.items() if q != a.args[0])
-            if traitor and (value >= TOO_LATE_MIN or danger):
-                return a
-            if not traitor and good and not danger:
-                return a
-        if not traitor and quests and any(v >= TOO_LATE_MIN - 2 for v in tot.values()):
-            return quests[0]  # cut losses before a stack goes too late
+        quests = sorted((a for a in legal if a.kind == "quest"), key=lambda a: score(s, seat, a.args[0]))
         listen = [a for a in legal if a.kind == "listen"]
+        if quests:
+            best, worst = quests[-1], quests[0]
+            if traitor and score(s, seat, worst.args[0]) <= -2:
+                return worst
+            if not traitor:
+                best_score = score(s, seat, best.args[0])
+                crowded = max(estimate(s, seat).values(), default=0) >= TOO_LATE_MIN - 2
+                if best_score > 0 or (crowded and best_score >= -1) or not listen:
+                    return best
         if listen:
             return listen[0]
-        return quests[0] if quests else legal[rng.randrange(len(legal))]
+        return legal[rng.randrange(len(legal))]
 
     def _pick(self, s: State, seat: int, legal: list[Action], traitor: bool) -> Action:
         hand = s.traitor_hand if s.phase == "traitor" else s.gawain_hand

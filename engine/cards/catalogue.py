@@ -147,9 +147,9 @@ GAWAIN_DRAW = 3
 """Gawain draws this many Rumor cards and plays one (not a Morgan)."""
 
 # --- engine limits (not rules) ------------------------------------------------------------------
-TURN_CAP = 400
+TURN_CAP = 1000
 """Pathological play (e.g. bots that only listen) is stopped after this many turns: result reason `turn_cap`,
-no winner. Real games last a few dozen turns."""
+no winner. Real games last a few dozen turns (random bots: about 20 actions; heuristic bots, 7 players: ~90)."""
 COUNT_CHOICES = 20
 """Morgan #2: the numbers offered for the count announcement are 1..max(COUNT_CHOICES, true count)."""
 EXHAUSTED_ICONS: tuple[str, ...] = QUESTS

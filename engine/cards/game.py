@@ -231,7 +231,7 @@ class CardGame(Game):
     def _do_announce(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         card, s.held = s.held, None
         self._push(s, card, seat)
-        s.top_announced = (seat, args[0], args[1])
+        s.announced[-1] = (seat, args[0], args[1])
         ev.append(public("morgan1_announce", seat=seat, quest=args[0], value=args[1]))
         self._next_turn(s, ev)
 
@@ -370,7 +370,7 @@ class CardGame(Game):
         pile = s.threat
         if any(owner != PUBLIC for owner in s.threat_owner):
             s.rng.shuffle(pile)  # Morgan #1: shuffle the Threat pile before resolving
-        s.threat, s.threat_owner, s.top_announced = [], [], None
+        s.threat, s.threat_owner, s.announced = [], [], []
         stacks, chars = resolve.sort_pile(pile)
         res: dict[str, Any] = {"main": quest, "by": seat, "stacks": stacks, "chars": chars, "removed": []}
         for cid in chars:
@@ -600,7 +600,7 @@ class CardGame(Game):
     def _push(self, s: State, card: str, owner: int) -> None:
         s.threat.append(card)
         s.threat_owner.append(owner)
-        s.top_announced = None
+        s.announced.append(None)
         if s.morgan2:
             s.morgan2_count += 1
 

@@ -27,7 +27,7 @@ PUBLIC = -1
 """Owner mark of a face-up card (threat pile) or a card everybody saw (discards)."""
 
 _LISTS = (
-    "deck", "discard", "discard_owner", "threat", "threat_owner", "aside", "loy", "revealed", "accused",
+    "deck", "discard", "discard_owner", "threat", "threat_owner", "announced", "aside", "loy", "revealed", "accused",
     "accusations", "knight_deck", "knights_played", "window", "traitor_hand", "gawain_hand",
 )
 _NESTED = ("known", "looks", "knights", "tristan_seen")
@@ -37,7 +37,7 @@ class State:
     """Everything about one game. Attributes are documented in `new_state`; `copy` is shallow-per-field."""
 
     __slots__ = (
-        "n", "expert", "solo", "rng", "deck", "discard", "discard_owner", "threat", "threat_owner", "top_announced",
+        "n", "expert", "solo", "rng", "deck", "discard", "discard_owner", "threat", "threat_owner", "announced",
         "aside", "white", "black", "loy", "revealed", "accused", "accusations", "known", "looks", "knight_deck",
         "knights", "knights_played", "tristan_seen", "deck_known", "tristan_used", "silence", "morgan1", "morgan2",
         "morgan2_count", "token", "token_by", "current", "turn", "phase", "window", "after", "actor", "held",
@@ -60,7 +60,6 @@ class State:
         new.deck_known = set(self.deck_known)
         new.res = None if self.res is None else _copy_res(self.res)
         new.vivien = None if self.vivien is None else {**self.vivien, "slots": dict(self.vivien["slots"])}
-        new.top_announced = self.top_announced
         return new
 
 
@@ -138,7 +137,7 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     s.aside = aside
     s.threat = threat
     s.threat_owner = [-1] * len(threat)
-    s.top_announced = None  # (seat, quest, value) announced for a face-down top card (Morgan #1)
+    s.announced = [None] * len(threat)  # per Threat card: (seat, quest, value) announced for a face-down card
     s.discard, s.discard_owner = [], []
     swords = stack.get("swords", (0, 0))
     s.white, s.black = int(swords[0]), int(swords[1])

@@ -57,7 +57,7 @@ def quest_options(s: State) -> tuple[str, ...]:
     if not s.threat:
         return ()
     if s.threat_owner[-1] != PUBLIC:
-        ann = s.top_announced
+        ann = s.announced[-1]
         return (ann[1],) if ann else ()
     return CARDS[s.threat[-1]].icons
 
@@ -67,8 +67,9 @@ def public_view(s: State, prompts: list[Prompt], result: dict[str, Any] | None) 
     if s.threat:
         top = "hidden" if s.threat_owner[-1] != PUBLIC else s.threat[-1]
     ann = None
-    if top == "hidden" and s.top_announced is not None:
-        ann = {"seat": s.top_announced[0], "quest": s.top_announced[1], "value": s.top_announced[2]}
+    if top == "hidden" and s.announced[-1] is not None:
+        seat, quest, value = s.announced[-1]
+        ann = {"seat": seat, "quest": quest, "value": value}
     knights = None
     if s.expert:
         knights = {
