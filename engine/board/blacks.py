@@ -69,13 +69,14 @@ class _Window:
         if frame["waiting"]:
             return
         s.frames.pop()
-        if sum(k for _, k in frame["merlins"]) < 3:
+        order = ops.living(s)
+        offers = [(i, min(k, s.hands[i].count("merlin"))) for i, k in frame["merlins"] if i in order]
+        if sum(k for _, k in offers) < 3:  # (a knight who left meanwhile took his offer with him)
             ev.append(public("black_not_cancelled", card=frame["card"]))
             return
         s.frames.pop()
         need, paid = 3, []
-        order = ops.living(s)
-        for who, k in sorted(frame["merlins"], key=lambda m: order.index(m[0])):
+        for who, k in sorted(offers, key=lambda m: order.index(m[0])):
             take = min(k, need)
             for _ in range(take):
                 ops.discard_card(s, who, "merlin")
@@ -269,4 +270,4 @@ class _Discard:
 
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("discard", (sorted(s.hands[seat])[0],))
+        return Action("discard", (min(s.hands[seat]),)) if s.hands[seat] else Action("pass")

@@ -138,6 +138,7 @@ class BoardGame(Game):
         if s.frames[-1]["kind"] not in ("evil", "heroic", "post", "traitor_steal", "traitor_evil"):
             raise IllegalAction("B-VAR", "a player may join only between other decisions")
         seat, ev = s.n, []
+        anchor = s.knight.index("arthur") if "arthur" in s.knight else s.config["first_seat"]
         s.cache = None
         s.n += 1
         knight = free[s.rng.randrange(len(free))]
@@ -149,7 +150,6 @@ class BoardGame(Game):
         s.relics.append([])
         s.peeks.append([])
         s.loyalty.append(s.loyalty_unused.pop(s.rng.randrange(len(s.loyalty_unused))))
-        anchor = s.knight.index("arthur") if "arthur" in s.knight else s.order[0]
         s.order.insert(s.order.index(anchor) + 1, seat)
         ev.append(public("joined", seat=seat, knight=s.knight[seat]))
         ops.deal_white(s, seat, cat.START_HAND, ev, "join")

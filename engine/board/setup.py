@@ -101,7 +101,7 @@ def setup(config: dict[str, Any], seed: int) -> tuple[BoardState, list[Event]]:
     s.dice = list(stack.get("dice", []))
 
     _deal_loyalty(s, cfg, stack.get("loyalty"))
-    s.current = _first_seat(s, cfg, stack)
+    s.current = cfg["first_seat"] = _first_seat(s, cfg, stack)
     for field, value in board.items():
         setattr(s, field, copy.deepcopy(value))
 

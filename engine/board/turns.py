@@ -323,7 +323,7 @@ class _Gesture:
 
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("give", (sorted(s.hands[seat])[0],))
+        return Action("give", (min(s.hands[seat]),)) if s.hands[seat] else Action("pass")
 
 
 # --- life and death ------------------------------------------------------------------------------
@@ -459,6 +459,9 @@ def advance(s: BoardState, ev: Events) -> None:
             s.frames.pop()
             continue
         dec = DECISIONS[kind]
+        if dec.turn and not s.alive[s.current]:
+            _close_for_the_dead(s, top, ev)
+            continue
         asked = dec.who(s, top)
         if not asked:
             s.frames.pop()
@@ -469,6 +472,16 @@ def advance(s: BoardState, ev: Events) -> None:
                 _answer_for_gone(s, top, gone[0], ev)
                 continue
         return
+
+
+def _close_for_the_dead(s: BoardState, frame: Frame, ev: Events) -> None:
+    """The current player left mid-turn: his turn's steps lapse; a card he was placing is placed the plain way."""
+    dec = DECISIONS[frame["kind"]]
+    legal = [] if frame["kind"] in ("evil", "heroic", "post") else dec.legal(s, frame, s.current)
+    if legal:
+        dec.act(s, frame, s.current, legal[0], ev)
+    else:
+        s.frames.pop()
 
 
 def _answer_for_gone(s: BoardState, frame: Frame, seat: int, ev: Events) -> None:

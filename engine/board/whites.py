@@ -300,7 +300,7 @@ class _ArthurGive:
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
-        return [frame["seat"]]
+        return [frame["seat"]] if frame["card"] in s.hands[s.current] else []  # lapses if Arthur has left
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
@@ -319,4 +319,5 @@ class _ArthurGive:
 
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("give", (sorted(s.hands[frame["seat"]])[0],))
+        hand = s.hands[frame["seat"]]
+        return Action("give", (min(hand),)) if hand else Action("pass")

@@ -145,3 +145,32 @@ def test_snapshot_is_json_and_digest_is_stable() -> None:
     assert GAME.digest(state) == GAME.digest(GAME.new_game({"players": 4}, 11))
     assert GAME.digest(state) != GAME.digest(GAME.new_game({"players": 4}, 12))
     assert GAME.digest(GAME.copy(state)) == GAME.digest(state)
+
+
+def test_random_games_with_players_leaving_and_joining() -> None:
+    """B-LEAVE and joining mid-game at random moments keep every invariant and the game still ends."""
+    for seed in range(300):
+        config = _config(seed)
+        rng = random.Random(seed)
+        state = GAME.new_game(config, seed)
+        leave_at, join_at = rng.randrange(5, 150), rng.randrange(5, 150)
+        for step in range(20_000):
+            if GAME.result(state) is not None:
+                break
+            if step == leave_at:
+                living = [i for i in range(state.n) if state.alive[i]]
+                GAME.apply_code(state, living[rng.randrange(len(living))], "leave")
+                check_invariants(state)
+                continue
+            if step == join_at:
+                try:
+                    GAME.join(state)
+                except IllegalAction as err:
+                    assert err.rule == "B-VAR"
+                check_invariants(state)
+            seat = GAME.pending(state)[0].seat if GAME.result(state) is None else None
+            if seat is None:
+                break
+            GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
+            check_invariants(state)
+        assert GAME.result(state) is not None, f"seed {seed}"

@@ -185,3 +185,35 @@ def test_twelfth_sword_ends_the_game_and_the_majority_wins() -> None:
     play(state, 0, "evil:siege", "fight:3")
     result = GAME.result(state)
     assert result["winner"] == "loyal" and result["reason"] == "swords" and result["swords"] == {"white": 9, "black": 3}
+
+
+def test_leaving_during_a_window_counts_as_passing() -> None:
+    state = table(3, hands=[["merlin"], ["merlin"], ["merlin", "merlin"]], black=["morgan_two_engines"])
+    play(state, 0, "evil:black", "merlin:1")
+    play(state, 2, "merlin:2")
+    play(state, 1, "leave")
+    assert state.engines == 0 and "morgan_two_engines" in state.black_discard  # 3 Merlins were offered
+    assert asked(state) == [(0, "heroic")]
+    check_invariants(state)
+
+
+def test_leaving_mid_turn_lets_the_next_knight_play() -> None:
+    state = table(3, hands=[[F3, F4], [F1], [F2]], dice=[1])
+    play(state, 0, "evil:siege", "siege", "add:3")
+    play(state, 0, "leave")
+    assert not state.alive[0] and asked(state) == [(1, "evil")]
+    check_invariants(state)
+
+
+def test_leaving_while_asked_for_a_card_drops_the_question() -> None:
+    state = table(3, knights=["arthur", "kay", "gawain"], hands=[[F5], [F1], [F2]])
+    play(state, 0, "evil:siege", "arthur:1.fight_5")
+    play(state, 1, "leave")
+    assert state.hands[0] == [F5] and asked(state) == [(0, "heroic")]
+    check_invariants(state)
+    state = table(3, skip_gesture=False)
+    play(state, 1, "leave")
+    play(state, 0, codes(state, 0)[0])
+    play(state, 2, codes(state, 2)[0])
+    assert asked(state)[0] == (0, "split")
+    check_invariants(state)
