@@ -316,6 +316,6 @@ def _variant_value(value: str) -> Any:
 
 
 def _deliver(platform: str, chat: str) -> None:
-    from workers.queue import enqueue
+    from workers.queue import request_delivery
 
-    enqueue("deliver", platform=platform, chat=chat)
+    request_delivery(platform, chat)

@@ -17,7 +17,7 @@ from service.store.models import GameRow
 from service.store.users import chat_for, user_for
 from workers import presenting
 from workers.moves import load_state
-from workers.queue import enqueue
+from workers.queue import request_delivery
 
 SET_VERBS = ("players", "bots", "game")
 
@@ -128,4 +128,4 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
 def _reply(platform: str, chat: str, is_group: bool, text: str) -> None:
     with session_scope() as s:
         outbox.enqueue(s, platform, chat, "send", {"text": text}, is_group=is_group)
-    enqueue("deliver", platform=platform, chat=chat)
+    request_delivery(platform, chat)

@@ -19,7 +19,7 @@ from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, utcnow
 from workers import presenting
 from workers.publish import direct_chat_of
-from workers.queue import enqueue
+from workers.queue import enqueue, request_delivery
 
 
 def left_text(seconds: float) -> str:
@@ -65,7 +65,7 @@ def scan(now: datetime | None = None) -> dict[str, int]:
             row.reminders += 1
             row.next_at = deadline_rows.next_time(row.started_at, row.due_at, row.reminders, fractions)
     for platform, chat in sorted(chats):
-        enqueue("deliver", platform=platform, chat=chat)
+        request_delivery(platform, chat)
     for game_id, seat, seq in timeouts:
         enqueue("play_bot", game_id=game_id, seat=seat, seq=seq, by="timeout")
         counts["timeouts"] += 1
@@ -81,5 +81,5 @@ def sweep_outbox() -> int:
     with session_scope() as s:
         chats = outbox.chats_with_pending(s)
     for platform, chat in chats:
-        enqueue("deliver", platform=platform, chat=chat)
+        enqueue("deliver", platform=platform, chat=chat)  # forced: not coalesced
     return len(chats)

@@ -25,11 +25,11 @@ from engine.core.events import Event
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import Chat, GameRow
+from service.store.models import GameRow
 from service.store.users import user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
-from workers.queue import enqueue
+from workers.queue import enqueue, request_delivery
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
@@ -79,8 +79,8 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         return _notice(s, cmd, lang, "notice.no_game", "no_game")
     if game.status == "finished":
         return _notice(s, cmd, lang, "notice.game_over", "game_over")
-    seats = game_rows.seats_of(s, game.id)
-    mine = next((seat for seat in seats if seat.user_id == user.id), None)
+    table = game_rows.table(s, game)
+    mine = next((seat for seat in table.seats if seat.user_id == user.id), None)
     if mine is None:
         return _notice(s, cmd, lang, "notice.not_seated", "not_seated")
     state = load_state(s, game)
@@ -96,7 +96,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     except IllegalAction as exc:
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
     get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
-    published = _record(s, game, state, events, mine.seat, str(cmd["code"]), "user")
+    published = _record(s, game, table, state, events, mine.seat, str(cmd["code"]), "user")
     return Outcome("applied", published.chats, game=game, state=state, published=published)
 
 
@@ -107,7 +107,8 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
         game = game_rows.lock_game(s, game_id)
         if game is None or game.status != "active":
             return Outcome("stale")
-        seat_row = next(r for r in game_rows.seats_of(s, game_id) if r.seat == seat)
+        table = game_rows.table(s, game)
+        seat_row = table.seats[seat]
         if (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
             return Outcome("stale")
         state = load_state(s, game)
@@ -121,11 +122,10 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
             action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
         code = engine_game.encode(action)
         state, events = engine_game.apply(state, seat, action)
-        published = _record(s, game, state, events, seat, code, by)
+        published = _record(s, game, table, state, events, seat, code, by)
         if by == "timeout":
-            chat = s.get(Chat, game.chat_id)
-            users = game_rows.seat_users(s, game.id)
-            name = seat_name(seat_row, users)
+            chat = table.chat
+            name = seat_name(seat_row, table.users)
             outbox.enqueue(
                 s,
                 chat.platform,
@@ -171,7 +171,9 @@ def navigate(cmd: dict[str, Any]) -> Outcome:
     return Outcome("navigated", {dm})
 
 
-def _record(s: Session, game: GameRow, state: Any, events: list[Event], seat: int, code: str, by: str) -> Published:
+def _record(
+    s: Session, game: GameRow, table: game_rows.Table, state: Any, events: list[Event], seat: int, code: str, by: str
+) -> Published:
     game_rows.append_action(s, game, seat, code, by)
     result = get_game(game.kind).result(state)
     if result is not None:
@@ -180,10 +182,8 @@ def _record(s: Session, game: GameRow, state: Any, events: list[Event], seat: in
     pause = os.environ.get(_PAUSE_ENV)
     if pause:
         time.sleep(float(pause))
-    chat = s.get(Chat, game.chat_id)
-    seats = game_rows.seats_of(s, game.id)
-    users = game_rows.seat_users(s, game.id)
-    published = publish(s, game, chat, state, events, seats, users, seat)
+    chat = table.chat
+    published = publish(s, game, chat, state, events, table.seats, table.users, seat)
     if result is not None:
         outcome = ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
         outbox.enqueue(
@@ -219,7 +219,7 @@ def schedule_bot(game: GameRow, state: Any) -> None:
 
 def _deliver(chats: set[tuple[str, str]]) -> None:
     for platform, chat in sorted(chats):
-        enqueue("deliver", platform=platform, chat=chat)
+        request_delivery(platform, chat)
 
 
 def _notice(s: Session, cmd: dict[str, Any], lang: str | None, msgid: str, status: str, **kw: Any) -> Outcome:

@@ -1,8 +1,8 @@
 """After a move (or a game start): render, write outbox rows, track each seat's prompt, set deadlines.
 
 Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board is
-edited only if its content changed; a seat's panel only if what it shows changed (the seq its buttons carry
-does not count: an unchanged prompt keeps its `prompt_seq`, so its old buttons stay valid).
+edited only if its content changed (`games.board_digest`); a seat's panel only if what it shows changed (the
+seq its buttons carry does not count: an unchanged prompt keeps its `prompt_seq`, so its old buttons stay valid).
 """
 
 from __future__ import annotations
@@ -69,9 +69,13 @@ def publish(
         seat_names=names,
     )
     group = (chat.platform, chat.platform_id)
-    if outbox.upsert_if_changed(
-        s, *group, f"board:{game.id}", {"text": pres.board}, is_group=chat.is_group, photo=pres.board_image
-    ):
+    board = {"text": pres.board}
+    board_digest = outbox.digest(board, pres.board_image)
+    if board_digest != game.board_digest:
+        game.board_digest = board_digest
+        outbox.enqueue(
+            s, *group, "upsert", board, ref=f"board:{game.id}", is_group=chat.is_group, photo=pres.board_image
+        )
         out.chats.add(group)
     lines = list(pres.lines)
     if pres.silence is not None and pres.silence != game.silence:
@@ -100,8 +104,8 @@ def publish(
             if changed:
                 seat.prompt_sig = key
                 payload = {"text": p.text, "buttons": _buttons(p.buttons)}
-                if outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{seat.seat}", payload, same_as=key):
-                    out.chats.add(dm)
+                outbox.enqueue(s, *dm, "upsert", payload, ref=f"panel:{game.id}:{seat.seat}")
+                out.chats.add(dm)
             if seat.seat not in pending:
                 seat.prompt_seq = None
         for line in pres.private_lines.get(seat.seat, []):
@@ -116,7 +120,8 @@ def publish(
         "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
         "response": float(opts.get("response_deadline", settings.response_deadline)),
     }
-    deadline_rows.set_for_game(s, game.id, prompts, durations, tuple(settings.reminder_fractions), utcnow())
+    if users:  # all-bot tables have no deadlines to keep
+        deadline_rows.set_for_game(s, game.id, prompts, durations, tuple(settings.reminder_fractions), utcnow())
     out.meta = {
         "status": game.status,
         "seq": game.seq,

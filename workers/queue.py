@@ -7,18 +7,23 @@ The in-process mode drains a FIFO in a loop instead of recursing, so an all-bot 
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
 from typing import Any
 
 from service.settings import get_settings
 
 _local = threading.local()
+TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `workers.metrics`
+COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (the beat's sweep also recovers)
 
 
 def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
     """Run task `task` (a name in `workers.tasks.TASKS`) with `kwargs`, now or after `countdown` seconds."""
     from workers import tasks
 
+    if task in TIMED:
+        kwargs["enqueued_at"] = time.time()
     if get_settings().celery_broker_url:
         from workers.app import configure
 
@@ -38,3 +43,18 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
             tasks.RUNNERS[name](**kw)
     finally:
         _local.jobs = None
+
+
+def request_delivery(platform: str, chat: str) -> None:
+    """Ask for the chat's outbox to be sent, coalescing requests: while one deliver task for the chat waits in the
+    queue, more are not added (it clears the mark when it starts, then reads every row committed before)."""
+    if get_settings().celery_broker_url:
+        from service.sessions import get_sessions
+
+        if not get_sessions().mark(delivery_mark(platform, chat), ttl=COALESCE_TTL):
+            return
+    enqueue("deliver", platform=platform, chat=chat)
+
+
+def delivery_mark(platform: str, chat: str) -> str:
+    return f"deliver-queued:{platform}:{chat}"

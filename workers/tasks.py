@@ -9,18 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers import commands, deadline_scan, delivery, moves
+from workers import commands, deadline_scan, delivery, metrics, moves
 from workers.app import app
+from workers.queue import enqueue
 
 IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True}
 
 
-def _play(cmd: dict[str, Any]) -> str:
-    return moves.play_action(cmd).status
+def _play(cmd: dict[str, Any], enqueued_at: float | None = None) -> str:
+    status = moves.play_action(cmd).status
+    if status == "applied":
+        metrics.observe("move", enqueued_at)
+    return status
 
 
-def _play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> str:
-    return moves.play_bot(game_id, seat, seq, by).status
+def _play_bot(game_id: int, seat: int, seq: int, by: str = "bot", enqueued_at: float | None = None) -> str:
+    status = moves.play_bot(game_id, seat, seq, by).status
+    if status == "applied":
+        metrics.observe("move", enqueued_at)
+    return status
 
 
 def _deliver(platform: str, chat: str) -> int:
@@ -31,8 +38,11 @@ def _scan() -> dict[str, int]:
     return deadline_scan.scan()
 
 
-def _noop() -> None:
-    """The benchmark's baseline: a task that does nothing."""
+def _noop(chain: int = 0, enqueued_at: float | None = None) -> None:
+    """The benchmark's baseline: a task that does nothing but, like a bot move, hand on to the next in its chain."""
+    metrics.observe("noop", enqueued_at)
+    if chain > 0:
+        enqueue("noop", chain=chain - 1)
 
 
 RUNNERS: dict[str, Any] = {

@@ -64,6 +64,9 @@ class Sessions(ABC):
     def marked(self, key: str) -> bool: ...
 
     @abstractmethod
+    def unmark(self, key: str) -> None: ...
+
+    @abstractmethod
     def take(self, buckets: list[tuple[str, float]]) -> float:
         """Rate limits: each bucket is (name, minimum interval in seconds). If every bucket allows a send now,
         consume all and return 0; else consume nothing and return the seconds to wait."""
@@ -71,4 +74,3 @@ class Sessions(ABC):
     @abstractmethod
     def penalize(self, bucket: str, seconds: float) -> None:
         """Block a bucket for `seconds` (the platform said 429 retry_after)."""
-

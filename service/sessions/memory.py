@@ -83,6 +83,9 @@ class MemorySessions(Sessions):
     def marked(self, key: str) -> bool:
         return self._marks.get(key, 0.0) > time.monotonic()
 
+    def unmark(self, key: str) -> None:
+        self._marks.pop(key, None)
+
     def take(self, buckets: list[tuple[str, float]]) -> float:
         now = time.monotonic()
         with self._mutex:

@@ -107,6 +107,9 @@ class RedisSessions(Sessions):
     def marked(self, key: str) -> bool:
         return bool(self.client.exists(f"{P}mark:{key}"))
 
+    def unmark(self, key: str) -> None:
+        self.client.delete(f"{P}mark:{key}")
+
     def take(self, buckets: list[tuple[str, float]]) -> float:
         if not buckets:
             return 0.0

@@ -17,6 +17,7 @@ from service.settings import get_settings
 
 _engines: dict[str, Engine] = {}
 _makers: dict[str, sessionmaker[Session]] = {}
+LAZY = "+lazy"  # engine key suffix: PostgreSQL connections with synchronous_commit off
 
 
 def normalize_url(url: str) -> str:
@@ -26,16 +27,28 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def get_engine(url: str | None = None) -> Engine:
+def get_engine(url: str | None = None, lazy_commit: bool = False) -> Engine:
+    """The engine for `url`. `lazy_commit`: on PostgreSQL, commits that do not wait for the disk (for bookkeeping
+    whose loss in a crash is harmless, e.g. marking an outbox row sent); elsewhere the same engine."""
     url = normalize_url(url or get_settings().database_url)
-    if url not in _engines:
-        _engines[url] = _make_engine(url)
-    return _engines[url]
+    key = url + LAZY if lazy_commit and not url.startswith("sqlite") else url
+    if key not in _engines:
+        _engines[key] = _make_engine(url, lazy_commit)
+    return _engines[key]
 
 
-def _make_engine(url: str) -> Engine:
+def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+        if lazy_commit:
+
+            @event.listens_for(engine, "connect")
+            def _lazy(dbapi_conn, _record) -> None:  # pragma: no cover - driver hook
+                with dbapi_conn.cursor() as cur:
+                    cur.execute("SET synchronous_commit TO OFF")
+                dbapi_conn.commit()
+
+        return engine
     path = url.split("///", 1)[-1]
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -61,17 +74,18 @@ def is_postgres(url: str | None = None) -> bool:
     return get_engine(url).dialect.name == "postgresql"
 
 
-def session_factory(url: str | None = None) -> sessionmaker[Session]:
+def session_factory(url: str | None = None, lazy_commit: bool = False) -> sessionmaker[Session]:
     url = normalize_url(url or get_settings().database_url)
-    if url not in _makers:
-        _makers[url] = sessionmaker(get_engine(url), expire_on_commit=False)
-    return _makers[url]
+    key = url + (LAZY if lazy_commit else "")
+    if key not in _makers:
+        _makers[key] = sessionmaker(get_engine(url, lazy_commit), expire_on_commit=False)
+    return _makers[key]
 
 
 @contextmanager
-def session_scope(url: str | None = None) -> Iterator[Session]:
-    """One transaction: commit on success, roll back on any exception."""
-    session = session_factory(url)()
+def session_scope(url: str | None = None, lazy_commit: bool = False) -> Iterator[Session]:
+    """One transaction: commit on success, roll back on any exception (see `get_engine` for `lazy_commit`)."""
+    session = session_factory(url, lazy_commit)()
     try:
         yield session
         session.commit()

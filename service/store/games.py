@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -14,10 +16,11 @@ OPEN = ("lobby", "active")
 def lock_game(s: Session, game_id: int) -> GameRow | None:
     """The game row, locked until the transaction ends (`FOR UPDATE` on PostgreSQL; SQLite's writer lock
     is already held since the transaction began with BEGIN IMMEDIATE)."""
-    stmt = select(GameRow).where(GameRow.id == game_id)
+    stmt = select(GameRow, Chat).outerjoin(Chat, Chat.id == GameRow.chat_id).where(GameRow.id == game_id)
     if s.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update()
-    return s.scalar(stmt.execution_options(populate_existing=True))
+        stmt = stmt.with_for_update(of=GameRow)
+    row = s.execute(stmt.execution_options(populate_existing=True)).first()
+    return row[0] if row is not None else None  # its chat is now in the session's identity map
 
 
 def open_game_in_chat(s: Session, chat: Chat) -> GameRow | None:
@@ -34,6 +37,26 @@ def seats_of(s: Session, game_id: int) -> list[Seat]:
 def seat_users(s: Session, game_id: int) -> dict[int, User]:
     rows = s.execute(select(Seat.seat, User).join(User, Seat.user_id == User.id).where(Seat.game_id == game_id))
     return {seat: user for seat, user in rows}
+
+
+@dataclass
+class Table:
+    """A game's chat, seats (in order) and the users in them (by seat), loaded together."""
+
+    chat: Chat
+    seats: list[Seat]
+    users: dict[int, User]
+
+
+def table(s: Session, game: GameRow) -> Table:
+    rows = s.execute(
+        select(Seat, User).outerjoin(User, Seat.user_id == User.id).where(Seat.game_id == game.id).order_by(Seat.seat)
+    ).all()
+    return Table(
+        s.get(Chat, game.chat_id),
+        [seat for seat, _ in rows],
+        {seat.seat: user for seat, user in rows if user is not None},
+    )
 
 
 def action_log(s: Session, game_id: int) -> list[tuple[int, str]]:

@@ -88,6 +88,7 @@ class GameRow(Base):
     creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     seq: Mapped[int] = mapped_column(Integer, default=0)
     silence: Mapped[bool] = mapped_column(Boolean, default=False)
+    board_digest: Mapped[str | None] = mapped_column(String(64))  # of the board last queued: skip unchanged edits
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(default=utcnow)
     updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)

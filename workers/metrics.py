@@ -1,0 +1,56 @@
+"""Round-trip timings of tasks (enqueue → done), kept in Redis lists capped at `KEEP` (in memory without Redis).
+
+`workers.queue` stamps play, play_bot and noop tasks with `enqueued_at`; the task records `now - enqueued_at`
+once its work is committed. The benchmark reads these lists; operators can too.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import redis
+
+from service.settings import get_settings
+
+KEEP = 200_000
+PREFIX = "camelot:metrics:"
+_memory: dict[str, list[float]] = {}
+
+
+@cache
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url)
+
+
+def observe(name: str, enqueued_at: float | None) -> None:
+    if enqueued_at is None:
+        return
+    seconds = time.time() - enqueued_at
+    url = get_settings().redis_url
+    if not url:
+        _memory.setdefault(name, []).append(seconds)
+        return
+    pipe = _client(url).pipeline(transaction=False)
+    pipe.rpush(PREFIX + name, f"{seconds:.6f}")
+    pipe.ltrim(PREFIX + name, -KEEP, -1)
+    pipe.execute()
+
+
+def read(name: str) -> list[float]:
+    url = get_settings().redis_url
+    if not url:
+        return list(_memory.get(name, []))
+    return [float(v) for v in _client(url).lrange(PREFIX + name, 0, -1)]
+
+
+def count(name: str) -> int:
+    url = get_settings().redis_url
+    return _client(url).llen(PREFIX + name) if url else len(_memory.get(name, []))
+
+
+def reset(name: str) -> None:
+    url = get_settings().redis_url
+    if url:
+        _client(url).delete(PREFIX + name)
+    _memory.pop(name, None)
