@@ -12,7 +12,7 @@ from engine.core.events import private, public
 from service import callback
 
 words = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True)
-args = st.lists(st.one_of(st.integers(0, 999_999), words), max_size=4)
+args = st.lists(st.one_of(st.integers(0, 999_999), words), max_size=3)
 
 
 @given(kind=words, arguments=args)
