@@ -157,13 +157,33 @@ class BoardGame(Game):
         return s, ev
 
 
+def _committed(s: BoardState) -> list[list[str]]:
+    """Cards a seat has already chosen in a pending decision (Arthur's exchange, the opening gesture): they stay."""
+    kept: list[list[str]] = [[] for _ in range(s.n)]
+    for frame in s.frames:
+        if frame["kind"] == "arthur":
+            kept[s.current].append(frame["card"])
+        elif frame["kind"] == "gesture":
+            for i, card in enumerate(frame["chosen"]):
+                if card is not None:
+                    kept[i].append(card)
+    return kept
+
+
 def _resample_white(s: BoardState, seat: int | None, rng: random.Random) -> None:
     others = [i for i in range(s.n) if i != seat]
-    pool = [c for i in others for c in s.hands[i]] + s.white_deck
-    rng.shuffle(pool)
+    kept = _committed(s)
+    free = []
     for i in others:
-        k = len(s.hands[i])
-        s.hands[i], pool = pool[:k], pool[k:]
+        hand = list(s.hands[i])
+        for card in kept[i]:
+            hand.remove(card)
+        free.append(hand)
+    pool = [c for hand in free for c in hand] + s.white_deck
+    rng.shuffle(pool)
+    for i, hand in zip(others, free, strict=True):
+        k = len(hand)
+        s.hands[i], pool = kept[i] + pool[:k], pool[k:]
     s.white_deck = pool
 
 

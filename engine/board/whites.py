@@ -300,7 +300,7 @@ class _ArthurGive:
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
-        return [frame["seat"]] if frame["card"] in s.hands[s.current] else []  # lapses if Arthur has left
+        return [frame["seat"]] if s.alive[s.current] else []  # lapses if Arthur has left
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
