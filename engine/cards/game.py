@@ -41,6 +41,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.bots.cards_heuristic import CardsHeuristicBot
 from engine.cards import resolve
 from engine.cards.catalogue import (
     ACCUSE_MIN_SWORDS,
@@ -56,6 +57,7 @@ from engine.cards.catalogue import (
     TRAITOR,
     TURN_CAP,
 )
+from engine.cards.hidden import resample
 from engine.cards.state import PUBLIC, State, new_state, snapshot
 from engine.cards.views import public_view, quest_options, seat_view
 from engine.core.actions import Action
@@ -93,6 +95,8 @@ GIVE = [Action("give", (t,)) for t in range(7)]
 PLACE = [Action("place", (i,)) for i in range(2)]
 PICK = [Action("pick", (i,)) for i in range(GAWAIN_DRAW)]
 
+TURN_KINDS = frozenset({"listen", "quest", "accuse", "tristan", "galahad"})
+"""What a player may do on his own turn; another kind then breaks C-TURN, a wrong one of these its own rule."""
 RULE_OF_KIND = {
     "listen": "C-LISTEN", "quest": "C-QUEST", "accuse": "C-ACCUSE", "place": "C-TRAITOR", "count": "C-SILENCE",
     "announce": "C-SILENCE", "token": "C-CHAR", "give": "C-CHAR", "keep": "C-CHAR", "swap": "C-CHAR",
@@ -175,10 +179,14 @@ class CardGame(Game):
     def apply(self, s: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         if s.result is not None:
             raise IllegalAction("C-END", "the game is over")
-        if action not in self.legal_actions(s, seat):
-            if not any(p.seat == seat for p in self.pending(s)):
+        legal = self.legal_actions(s, seat)
+        if action not in legal:
+            if not legal:
                 raise IllegalAction("C-TURN", "this seat has nothing to decide now")
-            raise IllegalAction(RULE_OF_KIND.get(action.kind, "C-TURN"), f"{action.encode()} is not legal now")
+            kind = action.kind
+            known = kind in TURN_KINDS if s.phase == "turn" else kind == s.phase or any(a.kind == kind for a in legal)
+            rule = RULE_OF_KIND.get(kind, "C-TURN") if known else "C-TURN"
+            raise IllegalAction(rule, f"{action.encode()} is not legal now")
         ev: list[Event] = []
         getattr(self, "_do_" + action.kind)(s, seat, action.args, ev)
         return s, ev
@@ -190,8 +198,6 @@ class CardGame(Game):
         return out
 
     def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
-        from engine.cards.hidden import resample
-
         return resample(state, seat, rng)
 
     def timeout_action(self, state: State, seat: int) -> Action:
@@ -203,8 +209,6 @@ class CardGame(Game):
                 if safe in legal:
                     return safe
             return legal[0]
-        from engine.bots.cards_heuristic import CardsHeuristicBot
-
         return CardsHeuristicBot(as_loyal=True).choose(self, state, seat, random.Random(state.turn * 7919 + seat))
 
     # --- the three actions (C-TURN) ------------------------------------------------------------------

@@ -134,11 +134,12 @@ def test_illegal_action_leaves_the_state_unchanged_mid_window():
     state = GAME.new_game({"players": 3, "expert": True, "stack": stack}, 3)
     GAME.apply_code(state, 0, "quest:dragon")
     before = GAME.digest(state)
-    for seat, code in ((1, "arthur"), (0, "pass"), (2, "listen"), (1, "quest:dragon")):
+    for seat, code, rule in ((1, "arthur", "C-KNIGHTS"), (0, "pass", "C-TURN"), (2, "listen", "C-TURN"),
+                             (1, "quest:dragon", "C-TURN"), (2, "arthur:1", "C-KNIGHTS")):
         try:
             GAME.apply_code(state, seat, code)
-        except IllegalAction:
-            pass
+        except IllegalAction as err:
+            assert err.rule == rule, (code, err.rule)
         else:
             raise AssertionError(f"{seat} {code} accepted")
         assert GAME.digest(state) == before
