@@ -12,23 +12,15 @@ from engine.board import catalogue as cat
 from engine.core.actions import Action
 from engine.core.events import Event
 from service.render import names as nm
-from service.render.i18n import has, t, tn
+from service.render.i18n import fill, has, t, tn
 
 GAME = "board"
 FIGHT_QUESTS = ("black_knight", "lancelot", "dragon")
 QUEST_ORDER = ("black_knight", "lancelot", "dragon", "excalibur", "grail", "picts", "saxons")
 
 
-def _seat_name(names: dict[int, str], seat: Any) -> str:
-    return names.get(seat, f"#{seat}") if isinstance(seat, int) else str(seat)
-
-
-def _where(lang: str, location: str) -> str:
-    return nm.quest(lang, GAME, location)
-
-
 def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int | None) -> str:
-    name = _seat_name(names, s["seat"])
+    name = nm.seat(names, s["seat"])
     marker = "▶ " if s["seat"] == current else "• "
     if s.get("revealed"):
         return marker + t(lang, "board.seat.traitor", name=name, knight=nm.knight(lang, GAME, s["knight"]))
@@ -40,7 +32,7 @@ def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int
         name=name,
         knight=nm.knight(lang, GAME, s["knight"]),
         life=s["life"],
-        where=_where(lang, s["location"]),
+        where=nm.quest(lang, GAME, s["location"]),
         cards=s["hand"],
     )
     extras = [nm.relic(lang, r) for r in s.get("relics", [])]
@@ -89,7 +81,7 @@ def _quest_line(lang: str, quest: str, q: dict[str, Any], names: dict[int, str],
         if q.get("mordred"):
             body += " " + t(lang, "board.quest.mordred")
     knights = q.get("knights") or []
-    present = (" ← " + ", ".join(_seat_name(names, k) for k in knights)) if knights else ""
+    present = (" ← " + ", ".join(nm.seat(names, k) for k in knights)) if knights else ""
     return f"{title}: {body}{present}"
 
 
@@ -124,7 +116,7 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     if view.get("table"):
         proposal = view.get("proposal") or []
         cards = [
-            nm.board_card(lang, c) + (f" → {_seat_name(names, proposal[i])}" if i < len(proposal) else "")
+            nm.board_card(lang, c) + (f" → {nm.seat(names, proposal[i])}" if i < len(proposal) else "")
             for i, c in enumerate(view["table"])
         ]
         lines.append(t(lang, "board.table", cards=", ".join(cards)))
@@ -141,7 +133,7 @@ def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str
     reason = result.get("reason")
     if reason and has(f"board.reason.{reason}"):
         head += " " + t(lang, f"board.reason.{reason}")
-    traitors = [names.get(i, f"#{i}") for i, lo in enumerate(result.get("loyalty") or []) if lo == "traitor"]
+    traitors = [nm.seat(names, i) for i, lo in enumerate(result.get("loyalty") or []) if lo == "traitor"]
     if traitors:
         head += "\n" + t(lang, "result.traitors", names=", ".join(traitors))
     return head
@@ -152,7 +144,7 @@ def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -
     you = view["you"]
     me = view["seats"][seat]
     lines = [
-        t(lang, "board.you.header", name=_seat_name(names, seat), knight=nm.knight(lang, GAME, me["knight"]))
+        t(lang, "board.you.header", name=nm.seat(names, seat), knight=nm.knight(lang, GAME, me["knight"]))
         + (" · ❤" + str(me["life"]) if me.get("alive", True) and not me.get("revealed") else ""),
         t(lang, "you.loyalty", loyalty=nm.loyalty(lang, you.get("loyalty"))),
     ]
@@ -185,12 +177,11 @@ def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str
     """Render one action argument: a seat, a card (`card`: this position holds a card), a quest, or a word."""
     if isinstance(value, int):
         if kind in SEAT_KINDS and value < len(view["seats"]):
-            return _seat_name(names, value)
+            return nm.seat(names, value)
         return str(value)
-    keys = [f"board.quest.{value}", f"board.knight.{value}", f"board.relic.{value}", f"board.word.{value}"]
     if card:
         return nm.board_card(lang, value)
-    for key in keys:
+    for key in (f"board.quest.{value}", f"board.knight.{value}", f"board.relic.{value}", f"board.word.{value}"):
         if has(key):
             return t(lang, key)
     return nm.board_card(lang, value)
@@ -233,9 +224,9 @@ def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dic
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key in ("seat", "by", "target", "to", "with_", "other") and isinstance(value, int):
-            out[key] = _seat_name(names, value)
+            out[key] = nm.seat(names, value)
         elif key in ("seats", "knights") and isinstance(value, list):
-            out[key] = ", ".join(_seat_name(names, v) for v in value) or "–"
+            out[key] = ", ".join(nm.seat(names, v) for v in value) or "–"
         elif key in ("card", "gave", "got") and isinstance(value, str):
             out[key] = nm.board_card(lang, value)
         elif key == "cards" and isinstance(value, list):
@@ -251,11 +242,6 @@ def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dic
     return out
 
 
-class _Missing(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str]) -> str | None:
     """A line for an event worth telling (a key `board.event.<kind>` exists), else None.
 
@@ -267,4 +253,4 @@ def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str])
     data = event.data
     if event.kind == "exchange_cards" and seat != data.get("seat"):  # told from each side of the exchange
         data = {**data, "gave": data.get("got"), "got": data.get("gave"), "other": data.get("seat")}
-    return t(lang, key).format_map(_Missing(_event_values(lang, data, names)))
+    return fill(t(lang, key), _event_values(lang, data, names))

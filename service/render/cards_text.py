@@ -11,13 +11,9 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.events import Event
 from service.render import names as nm
-from service.render.i18n import has, t, tn
+from service.render.i18n import fill, has, t, tn
 
 GAME = "cards"
-
-
-def _seat_name(names: dict[int, str], seat: Any) -> str:
-    return names.get(seat, f"#{seat}") if isinstance(seat, int) else str(seat)
 
 
 def _card(lang: str, card: str | None) -> str:
@@ -41,7 +37,7 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
             t(
                 lang,
                 "cards.threat.announced",
-                name=_seat_name(names, ann.get("seat")),
+                name=nm.seat(names, ann.get("seat")),
                 card=nm.cards_card(lang, f"{ann.get('quest')}_{ann.get('value')}") if ann.get("quest") else value,
             )
         )
@@ -61,14 +57,14 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
             t(
                 lang,
                 "cards.accusation",
-                by=_seat_name(names, acc["by"]),
-                target=_seat_name(names, acc["target"]),
+                by=nm.seat(names, acc["by"]),
+                target=nm.seat(names, acc["target"]),
                 loyalty=nm.loyalty(lang, acc.get("loyalty")),
             )
         )
     knights = view.get("knights")
     if knights:
-        held = ", ".join(f"{_seat_name(names, i)} {n}" for i, n in enumerate(knights.get("held", [])) if n)
+        held = ", ".join(f"{nm.seat(names, i)} {n}" for i, n in enumerate(knights.get("held", [])) if n)
         lines.append(t(lang, "cards.knights", deck=knights.get("deck", 0), held=held or "–"))
     res = view.get("resolution")
     if res:
@@ -87,7 +83,7 @@ def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str
     if reason and has(f"cards.reason.{reason}"):
         head += " " + t(lang, f"cards.reason.{reason}")
     loyalty = result.get("loyalty") or []
-    traitors = [_seat_name(names, i) for i, lo in enumerate(loyalty) if lo == "traitor"]
+    traitors = [nm.seat(names, i) for i, lo in enumerate(loyalty) if lo == "traitor"]
     if traitors:
         head += "\n" + t(lang, "result.traitors", names=", ".join(traitors))
     return head
@@ -96,14 +92,14 @@ def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str
 def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     """What only this seat knows: loyalty, Knight cards, looks, and cards it holds for a decision."""
     you = view["you"]
-    lines = [t(lang, "cards.you.header", name=_seat_name(names, seat))]
+    lines = [t(lang, "cards.you.header", name=nm.seat(names, seat))]
     if you.get("loyalty"):
         lines.append(t(lang, "you.loyalty", loyalty=nm.loyalty(lang, you["loyalty"])))
     if you.get("knights"):
         lines.append(t(lang, "cards.you.knights", cards=", ".join(nm.knight(lang, GAME, k) for k in you["knights"])))
     for look in you.get("looks") or []:
         lines.append(
-            t(lang, "cards.you.look", name=_seat_name(names, look["seat"]), loyalty=nm.loyalty(lang, look["loyalty"]))
+            t(lang, "cards.you.look", name=nm.seat(names, look["seat"]), loyalty=nm.loyalty(lang, look["loyalty"]))
         )
     if you.get("tristan"):
         lines.append(t(lang, "cards.you.tristan", cards=", ".join(_card(lang, c) for c in you["tristan"])))
@@ -131,7 +127,7 @@ SEAT_KINDS = frozenset(("accuse", "give", "look", "galahad", "target", "percival
 
 def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str) -> str:
     if isinstance(value, int):
-        return _seat_name(names, value) if kind in SEAT_KINDS and value < view.get("players", 0) else str(value)
+        return nm.seat(names, value) if kind in SEAT_KINDS and value < view.get("players", 0) else str(value)
     for key in (f"cards.quest.{value}", f"cards.knight.{value}", f"loyalty.{value}", f"cards.word.{value}"):
         if has(key):
             return t(lang, key)
@@ -154,11 +150,6 @@ def kind_label(kind: str, count: int, lang: str) -> str:
     return f"{t(lang, f'cards.action.{kind}')} ({count})"
 
 
-class _Missing(dict):
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
 def _swords(lang: str, placed: list[list[Any]]) -> str:
     """[[quest, color, count], …] → "Picts ⚪1, Dragon ⚫2" (what was placed, in order)."""
     marks = {"white": "⚪", "black": "⚫"}
@@ -169,7 +160,7 @@ def _event_values(lang: str, kind: str, data: dict[str, Any], names: dict[int, s
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key in ("seat", "by", "target", "to", "player") and isinstance(value, int):
-            out[key] = _seat_name(names, value)
+            out[key] = nm.seat(names, value)
         elif key == "card" and isinstance(value, str):
             out[key] = nm.knight(lang, GAME, value) if kind.startswith("knight") else _card(lang, value)
         elif key in ("cards", "deck") and isinstance(value, list):
@@ -185,7 +176,7 @@ def _event_values(lang: str, kind: str, data: dict[str, Any], names: dict[int, s
         elif key == "swords" and isinstance(value, list):
             out[key] = _swords(lang, value)
         elif key == "loyalties" and isinstance(value, list):
-            out[key] = ", ".join(f"{_seat_name(names, s)}: {nm.loyalty(lang, lo)}" for s, lo in value)
+            out[key] = ", ".join(f"{nm.seat(names, s)}: {nm.loyalty(lang, lo)}" for s, lo in value)
         else:
             out[key] = value
     return out
@@ -200,4 +191,4 @@ def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str])
     key = f"cards.event.{event.kind}" if event.public else f"cards.private.{event.kind}"
     if not has(key):
         return None
-    return t(lang, key).format_map(_Missing(_event_values(lang, event.kind, event.data, names)))
+    return fill(t(lang, key), _event_values(lang, event.kind, event.data, names))

@@ -48,6 +48,8 @@ def normalize(lang: str | None) -> str:
     if not lang:
         return SOURCE
     base = lang.replace("-", "_").split("_")[0].lower()
+    if not (base.isascii() and base.isalpha() and 2 <= len(base) <= 3):
+        return SOURCE  # only language codes ever reach the file system
     return base if _catalog(base) is not None else SOURCE
 
 
@@ -84,3 +86,13 @@ def tn(lang: str | None, msgid: str, n: int, **kwargs: Any) -> str:
     if text is None:
         text = _lookup(SOURCE, msgid, _plural_index(SOURCE)(n)) or msgid
     return text.format(n=n, **kwargs)
+
+
+class _Unknown(dict):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def fill(text: str, values: dict[str, Any]) -> str:
+    """Format `text` with `values`; a placeholder without a value shows "?" (event data may lack a field)."""
+    return text.format_map(_Unknown(values))

@@ -54,3 +54,8 @@ def relic(lang: str, relic_id: str) -> str:
 
 def loyalty(lang: str, value: str | None) -> str:
     return t(lang, f"loyalty.{value}") if value else t(lang, "loyalty.unknown")
+
+
+def seat(names: dict[int, str], value: object) -> str:
+    """A seat's display name (the service passes every seat's name; `#n` counts from 1 otherwise)."""
+    return names.get(value, f"#{value + 1}") if isinstance(value, int) else str(value)

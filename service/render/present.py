@@ -19,7 +19,7 @@ from service.render.i18n import normalize, t
 _TEXT_MODULES = {"board": "service.render.board_text", "cards": "service.render.cards_text"}
 
 
-def _text(game_name: str) -> ModuleType:
+def renderer(game_name: str) -> ModuleType:
     """The text renderer of a game: `board`, `private`, `label`, `kind_label`, `event_line`, `prompt_line`."""
     return importlib.import_module(_TEXT_MODULES[game_name])
 
@@ -33,7 +33,7 @@ def _names(seat_names: dict[int, str] | None, view: dict[str, Any]) -> dict[int,
 
 def result_text(game_name: str, result: dict[str, Any], lang: str, seat_names: dict[int, str]) -> str:
     """The end of a game in words ("Evil wins. (12 siege engines)" and the Traitors), for the closing notice."""
-    return _text(game_name).result_line(normalize(lang), result, seat_names)
+    return renderer(game_name).result_line(normalize(lang), result, seat_names)
 
 
 def panel(
@@ -50,7 +50,7 @@ def panel(
     """A seat's private panel: what only they may know, and their choices when they must decide."""
     game = get_game(game_name)
     lang = normalize(lang)
-    text_mod = _text(game_name)
+    text_mod = renderer(game_name)
     view = game.view(state, seat)
     names = _names(seat_names, view)
     parts = [text_mod.private(view, seat, lang, names)]
@@ -86,7 +86,7 @@ def present(
 ) -> Presentation:
     """Everything one move produces: the public board, public event lines, and each seat's panel and private lines."""
     game = get_game(game_name)
-    text_mod = _text(game_name)
+    text_mod = renderer(game_name)
     group_lang = normalize(group_lang)
     public_view = game.view(state, None)
     names = _names(seat_names, public_view)

@@ -66,10 +66,10 @@ def _play(name, config, seed, on_step, max_steps=1500):
 def _board(name, state, lang, n):
     """The board text without the "waiting for" line: who is prompted is public, but the engines' re-deal of
     secrets does not always keep the prompts (reported), and that line is not where a secret could leak."""
-    from service.render.present import _text
+    from service.render.present import renderer
 
     view = get_game(name).view(state, None)
-    return _text(name).board(view, lang, {s: f"Knight{s}" for s in range(n)})
+    return renderer(name).board(view, lang, {s: f"Knight{s}" for s in range(n)})
 
 
 def _present(name, state, events, seq, lang, n):
@@ -130,9 +130,9 @@ def test_card_game_rendering(config, seed):
 
 def _private(name, state, seat, lang, n):
     """The seat's private text (its panel without the prompt line, which follows the engine's prompts)."""
-    from service.render.present import _text
+    from service.render.present import renderer
 
-    return _text(name).private(get_game(name).view(state, seat), seat, lang, {s: f"Knight{s}" for s in range(n)})
+    return renderer(name).private(get_game(name).view(state, seat), seat, lang, {s: f"Knight{s}" for s in range(n)})
 
 
 def test_public_lines_of_a_card_game_do_not_depend_on_secrets():

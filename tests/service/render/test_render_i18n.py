@@ -133,3 +133,9 @@ def test_notices_named_by_precheck_answers_exist():
     for reason in ("expired", "not_seated", "malformed", "game_over", "silence_no_power", "silence_no_rights"):
         for lang in LANGS:
             assert i18n.has(f"notice.{reason}", lang), (lang, reason)
+
+
+def test_only_language_codes_are_looked_up():
+    assert i18n.normalize("../../etc") == "en"
+    assert i18n.normalize("") == "en" and i18n.normalize(None) == "en"
+    assert i18n.normalize("RO-md") == "ro"
