@@ -62,6 +62,17 @@ class Table:
             acted = True
         return acted
 
+    def describe(self) -> str:
+        """Each player's newest direct messages and the last taps' answers, for a stalled game's report."""
+        out = []
+        for p in self.players:
+            found = self.panel(p)
+            tapped = found is not None and (found[0], found[1]) in p.tapped
+            texts = [(m.message_id, (m.text or "")[-80:]) for m in self.api.messages(p.user.id)[-3:]]
+            out.append(f"{p.user.first_name}: panel={found and found[2]} tapped={tapped} last={texts}")
+        answers = [(q["user"], q["data"], q["answer"]) for q in list(self.api.world.callbacks.values())[-8:]]
+        return "\n".join(out + [f"answers: {answers}"])
+
     def play_until(self, done: Any, timeout: float, idle: float = 60.0, on_step: Any = None) -> None:
         """Tap until `done()`; fail if nothing at all reaches Telegram for `idle` seconds."""
         start = last = time.monotonic()
@@ -77,4 +88,4 @@ class Table:
             if len(self.api.records()) != seen:
                 seen, last = len(self.api.records()), now
             if now - last > idle or now - start > timeout:
-                raise TimeoutError(f"game stalled after {self.taps} taps")
+                raise TimeoutError(f"game stalled after {self.taps} taps\n{self.describe()}")

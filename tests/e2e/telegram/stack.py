@@ -65,7 +65,7 @@ class Stack:
                 "--concurrency",
                 "2",
                 "--loglevel",
-                "WARNING",
+                "INFO",
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",

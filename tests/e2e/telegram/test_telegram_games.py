@@ -97,8 +97,16 @@ def open_table(api: FakeBotApi, stack: Stack, kind: str, users: list[Any], seed:
     return group, game_id, lobby.message_id
 
 
+def settle(api: FakeBotApi, game_id: int) -> None:
+    """Wait until the taps in flight are played and delivered: the game stands still."""
+    last = None
+    while (now := game_row(game_id)) != last or not outbox_drained():
+        last = now
+        time.sleep(1.0)
+
+
 def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
-    """Another player's button, an old seq, garbage: each answered, none changes the game."""
+    """Another player's button, a wrong seq, garbage, another game: each answered, none changes the game."""
     holder = api.wait(lambda: next((p for p in table.players if table.panel(p)), None), 30, "a first decision")
     message_id, _, data = table.panel(holder)
     other = next(p for p in table.players if p is not holder)
@@ -107,14 +115,14 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
     other_msg = api.messages(other.user.id)[-1].message_id
     taps = [
         api.tap(other.user, other.user.id, other_msg, data[0], forge=True),
-        api.tap(holder.user, holder.user.id, message_id, pack(game_id, choice.seq - 1, choice.code), forge=True),
+        api.tap(holder.user, holder.user.id, message_id, pack(game_id, before[1] + 5, choice.code), forge=True),
         api.tap(holder.user, holder.user.id, message_id, "\u0000\u00ff%garbage%", forge=True),
         api.tap(holder.user, holder.user.id, message_id, pack(game_id + 1000, choice.seq, choice.code), forge=True),
     ]
     answers = [api.answer(q) for q in taps]  # at once; a reason when the cache knows, else the worker's notice
     time.sleep(1.0)
-    assert game_row(game_id) == before, answers
-    assert answers[1] and answers[2], answers  # the old seq and the garbage are refused by the precheck
+    assert game_row(game_id) == before, (answers, data[0])
+    assert answers[1] and answers[2], answers  # the wrong seq and the garbage are refused by the precheck
 
 
 def play(
@@ -125,6 +133,7 @@ def play(
     first_record = len(api.records())
     table = Table(api, group.id, users, seed)
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
+    settle(api, game_id)
     forge_taps(api, table, game_id)
     member = users[1]
     seen = {"silenced": 0, "lifted": 0}
