@@ -13,6 +13,7 @@ from engine.core.events import private, public
 
 _TURN_LEVEL = frozenset(("start_turn", "evil", "heroic", "post", "end_turn", "traitor_steal", "traitor_evil"))
 _END = Action("end")
+_FATE_REVEAL = Action("play", ("fate", "reveal"))
 _SACRIFICE = Action("sacrifice")
 
 
@@ -63,16 +64,21 @@ class _Evil:
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        if s.revealed[seat]:  # he unmasked himself with Fate a moment ago: no life to lose
+            return _evil_options(s)
         acts = _evil_options(s) + [Action("evil", ("life",))]
         if s.knight[seat] == "percival" and not s.turn["percival"] and s.black_deck:
             acts.append(Action("peek"))
-        return acts
+        return acts + _fate_reveal(s, seat)
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         if action.kind == "peek":
             s.turn["percival"] = True
             whites.percival_look(s, seat, ev)
+            return
+        if action == _FATE_REVEAL:
+            whites.play_special(s, seat, action, ev)
             return
         s.frames.pop()
         _evil(s, seat, action.args[0], ev)
@@ -111,9 +117,17 @@ def _galahad_free(s: BoardState, seat: int) -> bool:
     return s.knight[seat] == "galahad" and not s.turn["galahad"] and not s.turn["special"]
 
 
+def _fate_reveal(s: BoardState, seat: int) -> list[Action]:
+    """Fate lets the Traitor unmask himself at any moment of his turn, without spending an action (B-TRAITOR)."""
+    if "fate" in s.hands[seat] and s.loyalty[seat] == "traitor" and s.loyalty_seen[seat] and not s.revealed[seat]:
+        return [_FATE_REVEAL]
+    return []
+
+
 def _free_actions(s: BoardState, seat: int) -> list[Action]:
-    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot."""
-    acts: list[Action] = []
+    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot,
+    and the Traitor's unmasking with Fate."""
+    acts = _fate_reveal(s, seat)
     if s.knight[seat] == "arthur" and not s.turn["arthur"] and s.hands[seat]:
         mine = sorted(set(s.hands[seat]))
         for other in ops.living(s):
@@ -162,6 +176,9 @@ def _action_type(action: Action) -> str:
 
 def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
     """Apply `action` as a free power if it is one; False when it is a normal heroic action."""
+    if action == _FATE_REVEAL:
+        whites.play_special(s, seat, action, ev)
+        return True
     if action.kind == "arthur":
         s.turn["arthur"] = True
         ev.append(public("exchange_asked", seat=seat, target=action.args[0]))

@@ -26,7 +26,8 @@ The renderer (text and board image) builds on these keys; they are stable — ne
 three-player rule hides it), `black_top` (black cards the seat knows on top of the deck, top first: Percival's and
 Clairvoyance's looks), `face_down` (its own face-down black cards: [{"quest", "index", "card"}]),
 `legal` (its action codes now), `reorder` (while it puts Clairvoyance's black cards back: those still to place,
-in the order `top:<i>` indexes them; else []).
+in the order `top:<i>` indexes them; else []), `bury` (while Percival with the Armor chooses: the two black cards
+he saw, top first, in the order `bury:<i>` indexes them; else []).
 """
 
 from __future__ import annotations
@@ -142,5 +143,6 @@ def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: li
         "face_down": face_down,
         "legal": legal,
         "reorder": list(top["cards"]) if top and top["kind"] == "clairvoyance" and seat == s.current else [],
+        "bury": list(top["cards"]) if top and top["kind"] == "percival" and seat == s.current else [],
     }
     return view

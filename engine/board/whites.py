@@ -38,10 +38,8 @@ def special_actions(s: BoardState, seat: int) -> list[Action]:
                 acts += [Action("play", ("merlin", t)) for t in _merlin_targets(s)]
         elif card in ("fate", "piety", "reinforcements"):
             acts.append(Action("play", (card, "self" if card != "fate" else "draw")))
-            if card != "fate":
+            if card != "fate":  # Fate's other use, the Traitor's unmasking, is a free action (see turns)
                 acts.append(Action("play", (card, "others")))
-            elif s.loyalty[seat] == "traitor" and s.loyalty_seen[seat]:
-                acts.append(Action("play", ("fate", "reveal")))
         elif card == "heroism":
             acts += [Action("play", ("heroism", q)) for q in cat.QUESTS if quest_open(s, q)]
         elif card == "messenger":

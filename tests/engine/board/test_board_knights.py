@@ -76,6 +76,8 @@ def test_percival_with_the_armor_looks_at_two_and_buries_one() -> None:
                   board={"relics": [["armor"], [], []]})
     play(state, 0, "peek")
     assert codes(state, 0) == ["bury:0", "bury:1"]
+    assert GAME.view(state, 0)["you"]["bury"] == ["morgan_two_engines", "despair"]
+    assert GAME.view(state, 1)["you"]["bury"] == [] and "morgan_two_engines" not in str(GAME.view(state, None))
     play(state, 0, "bury:0")
     assert state.black_deck[0] == "morgan_two_engines" and state.black_deck[-1] == "despair"
     play(state, 0, "evil:black")

@@ -82,6 +82,7 @@ RULE_TESTS: dict[str, list[str]] = {
                   "test_board_traitor.py::test_revealed_traitor_turn_discards_a_random_card_then_feeds_evil",
                   "test_board_traitor.py::test_revealed_traitor_gets_nothing_from_fate_or_reinforcements",
                   "test_board_traitor.py::test_fate_lets_the_traitor_reveal_himself_and_everyone_discards_two",
+                  "test_board_traitor.py::test_fate_unmasking_is_free_at_any_moment_of_the_traitors_turn",
                   "test_board_traitor.py::test_alive_hidden_traitor_flips_two_white_swords_at_the_end"],
     "B-END": ["test_board_turn.py::test_twelfth_siege_engine_loses_at_once",
               "test_board_turn.py::test_seventh_black_sword_loses_at_once",

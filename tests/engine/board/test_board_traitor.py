@@ -164,3 +164,14 @@ def test_table_talk_is_etiquette_public_view_never_names_hidden_cards() -> None:
         seat = GAME.pending(state)[0].seat
         actions = GAME.legal_actions(state, seat)
         GAME.apply(state, seat, actions[rng.randrange(len(actions))])
+
+
+def test_fate_unmasking_is_free_at_any_moment_of_the_traitors_turn() -> None:
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["fate", F1], [F2, F3], []])
+    assert "play:fate.reveal" in codes(state, 0)  # already in the Evil phase
+    play(state, 0, "play:fate.reveal")
+    assert state.revealed[0] and asked(state) == [(1, "discard")]
+    play(state, 1, "discard:fight_2", "discard:fight_3")
+    assert codes(state, 0) == ["evil:black", "evil:siege"]
+    play(state, 0, "evil:siege")
+    assert asked(state) == [(1, "evil")]
