@@ -17,9 +17,8 @@ GAME = "cards"
 
 
 def _card(lang: str, card: str | None) -> str:
-    if card is None:
-        return t(lang, "cards.threat.empty")
-    return nm.cards_card(lang, "hidden" if card == "hidden" else card)
+    """A Rumor card's name; `hidden` (a face-down Morgan #1 card) and None (an empty pile) have words too."""
+    return t(lang, "cards.threat.empty") if card is None else nm.cards_card(lang, card)
 
 
 def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
@@ -31,16 +30,9 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     top = t(lang, "cards.threat.top", card=_card(lang, view.get("threat_top")))
     lines.append(top + " · " + tn(lang, "cards.threat.count", view.get("threat_count", 0)))
     ann = view.get("threat_announced")
-    if ann:
-        value = "?" if ann.get("value") == "q" else ann.get("value")
-        lines.append(
-            t(
-                lang,
-                "cards.threat.announced",
-                name=nm.seat(names, ann.get("seat")),
-                card=nm.cards_card(lang, f"{ann.get('quest')}_{ann.get('value')}") if ann.get("quest") else value,
-            )
-        )
+    if ann:  # what the player who laid the face-down card said it was (it may be a lie)
+        said = nm.cards_card(lang, f"{ann['quest']}_{ann['value']}")
+        lines.append(t(lang, "cards.threat.announced", name=nm.seat(names, ann["seat"]), card=said))
     if view.get("quest_options") and not result:
         lines.append(t(lang, "cards.options", quests=", ".join(nm.quest(lang, GAME, q) for q in view["quest_options"])))
     lines.append(t(lang, "cards.decks", deck=view.get("deck_count", 0), discards=view.get("discard_count", 0)))
@@ -122,7 +114,7 @@ def prompt_line(kind: str, view: dict[str, Any], seat: int, lang: str, names: di
     return "👉 " + (t(lang, key) if has(key) else t(lang, "prompt.generic"))
 
 
-SEAT_KINDS = frozenset(("accuse", "give", "look", "galahad", "target", "percival"))
+SEAT_KINDS = frozenset(("accuse", "give", "galahad"))  # kinds whose int argument is a seat
 
 
 def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str) -> str:
@@ -131,7 +123,7 @@ def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str
     for key in (f"cards.quest.{value}", f"cards.knight.{value}", f"loyalty.{value}", f"cards.word.{value}"):
         if has(key):
             return t(lang, key)
-    if value in ("q",):
+    if value == "q":  # the "?" value of a quest card
         return "?"
     return nm.cards_card(lang, value) if "_" in value or has(f"cards.card.{value}") else value
 
