@@ -45,3 +45,17 @@ def test_a_seat_sees_its_own_loyalty_and_nobody_else_does():
     for seat in (None, 0, 1, 3):
         view = GAME.view(s, seat)
         assert json.loads(json.dumps(view)) == view and "traitor" not in values(view)
+
+
+def test_copy_is_independent_of_the_original():
+    s = make(3, deck=["vivien", "dragon_3"], swords=[2, 2])
+    before = GAME.digest(s)
+    other = GAME.copy(s)
+    play(other, (0, "listen"), (0, "give:1"), (0, "swap"), (1, "keep"), (1, "accuse:2"))
+    assert GAME.digest(s) == before and GAME.digest(other) != before
+    assert s.threat == [] and s.accused == [-1, -1, -1] and s.phase == "turn"
+
+
+def test_first_seat_is_configurable():
+    s = GAME.new_game({"players": 5, "first": 3}, 9)
+    assert s.current == 3 and GAME.pending(s)[0].seat == 3
