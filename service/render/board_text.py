@@ -108,11 +108,8 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
         in_play.append(t(lang, "board.heroism_on", quest=nm.quest(lang, GAME, view["heroism"])))
     if in_play:
         lines.append(t(lang, "board.in_play", cards=", ".join(in_play)))
-    drawn = view.get("drawn")
-    if drawn:
-        # a Black Knight or Lancelot/Dragon card may still go face down: its value is the drawer's alone
-        shown = t(lang, "board.card.hidden") if drawn in cat.FACE_DOWN_ABLE else nm.board_card(lang, drawn)
-        lines.append(t(lang, "board.drawn", card=shown))
+    if view.get("drawn"):  # a Black Knight or Lancelot/Dragon card may still go face down: not named
+        lines.append(t(lang, "board.drawn", card=_drawn(lang, view)))
     if view.get("table"):
         proposal = view.get("proposal") or []
         cards = [
@@ -168,9 +165,25 @@ def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -
     return "\n".join(lines)
 
 
+def _drawn(lang: str, view: dict[str, Any]) -> str:
+    """The black card being resolved, as the group may know it (a card that may go face down is not named)."""
+    drawn = view.get("drawn")
+    if not drawn or drawn in cat.FACE_DOWN_ABLE:
+        return t(lang, "board.card.hidden")
+    return nm.board_card(lang, drawn)
+
+
 def prompt_line(kind: str, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
+    """What the seat is asked, with the card or the share it is about when the question needs it."""
+    values: dict[str, Any] = {"card": _drawn(lang, view)}
+    if kind == "split":
+        table, proposal = view.get("table") or [], view.get("proposal") or []
+        if len(proposal) < len(table):
+            kind, values["card"] = "split_assign", nm.board_card(lang, table[len(proposal)])
+        else:
+            kind = "split_vote"
     key = f"board.prompt.{kind}"
-    return "👉 " + (t(lang, key) if has(key) else t(lang, "prompt.generic"))
+    return "👉 " + (fill(t(lang, key), values) if has(key) else t(lang, "prompt.generic"))
 
 
 def _arg(lang: str, value: int | str, view: dict[str, Any], names: dict[int, str], kind: str, card: bool) -> str:

@@ -104,3 +104,18 @@ def test_panel_of_a_seat_without_a_decision_has_no_buttons():
     state = game.new_game({"players": 3}, 4)
     waiting = next(s for s in range(3) if s not in {p.seat for p in game.pending(state)})
     assert panel("cards", state, waiting, game_id=1, seq=0, lang="en").buttons is None
+
+
+def test_prompts_name_what_they_are_about():
+    game = get_game("board")
+    view = game.view(game.new_game({"players": 3}, 1), 0)
+    sharing = {**view, "table": ["grail", "fight_3"], "proposal": [1]}
+    assert (
+        board_text.prompt_line("split", sharing, 0, "en", {}) == "👉 Sharing the cards on the table: who gets Fight 3?"
+    )
+    voting = {**sharing, "proposal": [1, 2]}
+    assert board_text.prompt_line("split", voting, 0, "en", {}).startswith("👉 Do you accept")
+    assert board_text.prompt_line("window", {**view, "drawn": "vivien"}, 0, "nl", {}) == (
+        "👉 Zwarte kaart getrokken: Vivien. Annuleren?"
+    )
+    assert "Black Knight" not in board_text.prompt_line("window", {**view, "drawn": "black_knight_5"}, 0, "en", {})
