@@ -50,11 +50,12 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
     kind, args = a.kind, a.args
     life, hand = s.life[seat], s.hands[seat]
     if kind == "evil":
+        threat = _threat(s)
         if args[0] == "life":
-            return 5 if life >= 5 else -5
+            return 6 if life >= 5 else (4 if life >= 4 and threat else -5)
         if args[0] == "siege":
-            return 3 if s.engines <= 6 else -2
-        return 2
+            return 4.5 if s.engines <= 3 else (3 if s.engines <= 7 and threat else -2)
+        return 3.5 - 1.5 * threat
     if kind == "peek":
         return 10
     if kind == "heal":
@@ -68,7 +69,8 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
     if kind == "draw":
         return 7 if len(hand) < 6 else 3
     if kind == "siege":
-        return 6.5 if s.engines >= 7 and _fight_count(hand) >= 2 else 0
+        strength = sum(sorted((cat.FIGHT_VALUE[c] for c in hand if c in cat.FIGHT_VALUE), reverse=True)[:3])
+        return 7.5 if s.engines >= 6 and strength >= 7 else 0
     if kind == "move":
         return _move_score(s, seat, args[0])
     if kind == "play":
@@ -79,8 +81,8 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
         return 0
     if kind == "sacrifice":
         return 1 if life >= 5 else -1
-    if kind == "add":  # siege: add cards until the sum comfortably beats a d8
-        return 1 if _siege_sum(s) < 8 else -1
+    if kind == "add":  # siege: add the strongest cards until the sum beats any d8 roll
+        return args[0] / 10 if _siege_sum(s) < cat.SIEGE_DIE else -1
     if kind == "roll":
         return 0
     if kind == "kay":
@@ -102,24 +104,45 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
     return 0
 
 
+def _threat(s: Any) -> int:
+    """How many quests one more black card would lose."""
+    near = [
+        len(s.bk_black) == cat.BLACK_SPOTS["black_knight"] - 1,
+        s.lance_stage != "done" and len(s.lance_black) == cat.BLACK_SPOTS["lancelot"] - 1,
+        not s.grail_done and len(s.grail_black) == cat.GRAIL_SPOTS - 1,
+        not s.excal_done and s.excal_pos == 1,
+        *(len(s.war_black[w]) == cat.WAR_FIGURES - 1 for w in cat.WARS),
+    ]
+    return sum(near)
+
+
 def _siege_sum(s: Any) -> int:
     return sum(cat.FIGHT_VALUE[c] for c in s.frames[-1].get("cards", []))
 
 
 def _move_score(s: Any, seat: int, to: str) -> float:
+    """Go where the knight can help most: a quest in danger that his hand can push forward."""
     hand = s.hands[seat]
+    here = s.loc[seat]
+    stay = 0.0 if here == cat.CAMELOT else _usefulness(s, seat, here)
     if to == cat.CAMELOT:
-        return 4 if len(hand) < 4 or s.engines >= 8 else 1
-    if to == "grail":
-        return 5 + hand.count("grail") / 2 if "grail" in hand and not s.dark_forest else -1
-    if to in cat.FIGHT_QUESTS:
-        rows = s.bk_black if to == "black_knight" else s.lance_black
-        return 2 + _fight_count(hand) / 3 + len(rows)
-    if to in cat.WARS:
-        return 2 + _fight_count(hand) / 3 + len(s.war_black[to])
-    if to == "excalibur":
-        return 5.5 if s.excal_pos <= cat.EXCALIBUR_START - 1 and len(hand) >= 3 else 2.5
-    return 0
+        return (5 if len(hand) < 3 or (s.engines >= 8 and _fight_count(hand) >= 2) else 1) - stay
+    return 1.5 + _usefulness(s, seat, to) - stay
+
+
+def _usefulness(s: Any, seat: int, quest: str) -> float:
+    hand = s.hands[seat]
+    values = [cat.FIGHT_VALUE[c] for c in hand if c in cat.FIGHT_VALUE]
+    if quest == "grail":
+        return 0 if s.dark_forest or "grail" not in hand else hand.count("grail") + len(s.grail_black)
+    if quest == "excalibur":
+        return min(len(hand), 4) / 2 + (cat.EXCALIBUR_START - s.excal_pos)
+    if quest in cat.WARS:
+        needed = [v for v in cat.WAR_RUN if v not in {cat.FIGHT_VALUE[c] for c in s.war_white[quest]}]
+        return sum(1 for v in needed if v in values) + len(s.war_black[quest])
+    rows = s.bk_black if quest == "black_knight" else s.lance_black
+    pairs = sum(1 for v in set(values) if values.count(v) >= 2)
+    return pairs + sum(values) / 10 + len(rows) / 2
 
 
 def _special_score(s: Any, seat: int, args: tuple) -> float:
