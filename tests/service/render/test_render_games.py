@@ -18,6 +18,7 @@ from engine.cards.catalogue import CARDS
 from service.callback import MAX_BYTES
 from service.render import panel, present
 from service.render.menus import MAX_BUTTONS, MAX_ROW, reachable
+from service.render.i18n import has
 from service.render.names import board_card, cards_card
 
 LANGS = ["en", "cs", "pl", "nl", "ro", "it"]
@@ -31,6 +32,7 @@ def _check_keyboard(keyboard) -> None:
         assert 0 < len(row) <= MAX_ROW
         for button in row:
             assert button.label.strip()
+            assert ".action." not in button.label  # every action kind has a catalog label
             assert len(button.data.encode()) <= MAX_BYTES
 
 
@@ -70,6 +72,13 @@ def _board(name, state, lang, n):
 
     view = get_game(name).view(state, None)
     return renderer(name).board(view, lang, {s: f"Knight{s}" for s in range(n)})
+
+
+def _check_prompts(name, state) -> None:
+    """Every decision kind the engine asks has its own sentence in the catalog, not the generic fallback."""
+    for prompt in get_game(name).pending(state):
+        split = (name, prompt.kind) == ("board", "split")  # worded per step: split_assign / split_vote
+        assert has(f"{name}.prompt.{prompt.kind}") or split, prompt.kind
 
 
 def _present(name, state, events, seq, lang, n):
@@ -114,6 +123,7 @@ def test_card_game_rendering(config, seed):
         for card in {c for c in state.threat[:-1] if CARDS[c].kind == "quest"} - shown:
             assert cards_card(lang, card) not in pres.board, (card, pres.board)
         assert pres.silence == view["silence"]
+        _check_prompts("cards", state)
         for seat in range(n):
             mine = pres.panels[seat]
             same = game.resample_hidden(state, seat, rng)
@@ -203,6 +213,7 @@ def test_board_game_rendering(config, seed):
         lang = LANGS[i % 6]
         pres = _present("board", state, events, i, lang, n)
         view = game.view(state, None)
+        _check_prompts("board", state)
         other = game.resample_hidden(state, None, rng)
         assert _board("board", other, lang, n) == _board("board", state, lang, n)
         assert pres.board.startswith(_board("board", state, lang, n))
