@@ -17,8 +17,8 @@ from engine.bots import RandomBot, heuristic_bot
 from engine.cards.catalogue import CARDS
 from service.callback import MAX_BYTES
 from service.render import panel, present
-from service.render.menus import MAX_BUTTONS, MAX_ROW, reachable
 from service.render.i18n import has
+from service.render.menus import MAX_BUTTONS, MAX_ROW, reachable
 from service.render.names import board_card, cards_card
 
 LANGS = ["en", "cs", "pl", "nl", "ro", "it"]
