@@ -54,7 +54,7 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
         if args[0] == "life":
             return 6 if life >= 5 else (4 if life >= 4 and threat else -5)
         if args[0] == "siege":
-            return 4.5 if s.engines <= 3 else (3 if s.engines <= 7 and threat else -2)
+            return 4.5 if s.engines <= 6 else (3 if s.engines <= 8 and threat else -2)
         return 3.5 - 1.5 * threat
     if kind == "peek":
         return 10
@@ -125,8 +125,9 @@ def _move_score(s: Any, seat: int, to: str) -> float:
     hand = s.hands[seat]
     here = s.loc[seat]
     stay = 0.0 if here == cat.CAMELOT else _usefulness(s, seat, here)
-    if to == cat.CAMELOT:
-        return (5 if len(hand) < 3 or (s.engines >= 8 and _fight_count(hand) >= 2) else 1) - stay
+    if to == cat.CAMELOT:  # refill a thin hand, or defend the walls
+        defend = 4 if s.engines >= 8 and _fight_count(hand) >= 2 else 0
+        return 1.5 + max(defend, 1.3 * max(0, 5 - len(hand))) - stay
     return 1.5 + _usefulness(s, seat, to) - stay
 
 
