@@ -132,6 +132,13 @@ def _move_score(s: Any, seat: int, to: str) -> float:
 
 
 def _usefulness(s: Any, seat: int, quest: str) -> float:
+    """What the knight's hand can do for a quest, plus company: knights on one group quest finish it together."""
+    company = sum(1 for i in range(s.n) if i != seat and s.alive[i] and s.loc[i] == quest)
+    base = _hand_for(s, seat, quest)
+    return base + (0.8 * company if base > 0 and quest not in ("black_knight", "lancelot") else 0)
+
+
+def _hand_for(s: Any, seat: int, quest: str) -> float:
     hand = s.hands[seat]
     values = [cat.FIGHT_VALUE[c] for c in hand if c in cat.FIGHT_VALUE]
     if quest == "grail":
