@@ -196,8 +196,10 @@ def create_and_start(
     seed: int,
     language: str = "en",
     bot_kind: str = "heuristic",
+    bot_delay: float = 0.0,
 ) -> int:
-    """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id."""
+    """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id.
+    `bot_delay`: seconds a bot waits before each move."""
     with session_scope() as s:
         chat_row = chat_for(s, platform, chat, True)
         players = len(humans) + bots

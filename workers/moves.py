@@ -207,13 +207,20 @@ def after_commit(game: GameRow, state: Any, published: Published) -> Outcome:
 
 
 def schedule_bot(game: GameRow, state: Any) -> None:
-    """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move)."""
+    """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move),
+    after the game's `bot_delay` seconds if set (a pace people in the chat can follow)."""
     if game.status != "active":
         return
     bots = game.options.get("bot_seats", [])
     for prompt in get_game(game.kind).pending(state):
         if prompt.seat in bots:
-            enqueue("play_bot", game_id=game.id, seat=prompt.seat, seq=game.seq)
+            enqueue(
+                "play_bot",
+                countdown=game.options.get("bot_delay") or None,
+                game_id=game.id,
+                seat=prompt.seat,
+                seq=game.seq,
+            )
             return
 
 

@@ -23,7 +23,7 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
     from workers import tasks
 
     if task in TIMED:
-        kwargs["enqueued_at"] = time.time()
+        kwargs["enqueued_at"] = time.time() + (countdown or 0.0)  # when it is due
     if get_settings().celery_broker_url:
         from workers.app import configure
 

@@ -38,11 +38,12 @@ def _scan() -> dict[str, int]:
     return deadline_scan.scan()
 
 
-def _noop(chain: int = 0, enqueued_at: float | None = None) -> None:
-    """The benchmark's baseline: a task that does nothing but, like a bot move, hand on to the next in its chain."""
+def _noop(chain: int = 0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
+    """The benchmark's baseline: a task that does nothing but, like a bot move, hand on to the next in its chain
+    (after `delay` seconds, like a bot's `bot_delay`)."""
     metrics.observe("noop", enqueued_at)
     if chain > 0:
-        enqueue("noop", chain=chain - 1)
+        enqueue("noop", countdown=delay or None, chain=chain - 1, delay=delay)
 
 
 RUNNERS: dict[str, Any] = {

@@ -39,7 +39,7 @@ def get_engine(url: str | None = None, lazy_commit: bool = False) -> Engine:
 
 def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_size=5, max_overflow=10, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800)
         if lazy_commit:
 
             @event.listens_for(engine, "connect")
