@@ -12,7 +12,7 @@ import random
 
 from engine.cards.catalogue import CARDS, QUESTS, SUCCESS_TOTALS, TOO_LATE_MIN, TRAITOR
 from engine.cards.resolve import apply_merlin, outcome, sort_pile, totals
-from engine.cards.state import PUBLIC, State
+from engine.cards.state import State, seen
 from engine.core.actions import Action
 from engine.core.game import Game
 
@@ -20,8 +20,8 @@ from engine.core.game import Game
 def remembered_pile(s: State, seat: int) -> list[str]:
     """The Threat pile as the seat remembers it: face-down cards of others count as what was announced."""
     pile = []
-    for card, owner, ann in zip(s.threat, s.threat_owner, s.announced, strict=True):
-        if owner in (PUBLIC, seat):
+    for card, mask, ann in zip(s.threat, s.threat_seen, s.announced, strict=True):
+        if seen(mask, seat):
             pile.append(card)
         elif ann is not None:
             pile.append(f"{ann[1]}_{ann[2]}")

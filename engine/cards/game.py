@@ -226,7 +226,8 @@ class CardGame(Game):
         """C-LISTEN: reveal the top Rumor card onto the Threat pile (Morgan #1: look, announce, face down)."""
         card = self._draw(s, ev)
         if s.morgan1 and CARDS[card].kind == "quest":
-            s.held, s.phase, s.actor = card, "announce", seat
+            s.held, s.held_seen = card, self._seen_by(s, seat)
+            s.phase, s.actor = "announce", seat
             ev.append(private("morgan1_look", seat, card=card))
             return
         self._push(s, card, PUBLIC)
@@ -234,7 +235,7 @@ class CardGame(Game):
 
     def _do_announce(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         card, s.held = s.held, None
-        self._push(s, card, seat)
+        self._push(s, card, s.held_seen)
         s.announced[-1] = (seat, args[0], args[1])
         ev.append(public("morgan1_announce", seat=seat, quest=args[0], value=args[1]))
         self._next_turn(s, ev)
@@ -274,10 +275,10 @@ class CardGame(Game):
     def _do_place(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         """C-TRAITOR: the revealed Traitor puts one drawn card face up and discards the other face down."""
         hand, s.traitor_hand = s.traitor_hand, []
+        masks, s.traitor_seen = s.traitor_seen, []
         card = hand.pop(args[0])
-        for other in hand:
-            s.discard.append(other)
-            s.discard_owner.append(seat)
+        masks.pop(args[0])
+        self._discard_hidden(s, hand, masks)
         self._push(s, card, PUBLIC)
         self._reveal(s, card, seat, "turn", ev)
 
@@ -372,9 +373,9 @@ class CardGame(Game):
     # --- quest resolution (C-RESOLVE) ----------------------------------------------------------------
     def _start_resolution(self, s: State, seat: int, quest: str, ev: list[Event]) -> None:
         pile = s.threat
-        if any(owner != PUBLIC for owner in s.threat_owner):
+        if any(mask != PUBLIC for mask in s.threat_seen):
             s.rng.shuffle(pile)  # Morgan #1: shuffle the Threat pile before resolving
-        s.threat, s.threat_owner, s.announced = [], [], []
+        s.threat, s.threat_seen, s.announced = [], [], []
         stacks, chars = resolve.sort_pile(pile)
         res: dict[str, Any] = {"main": quest, "by": seat, "stacks": stacks, "chars": chars, "removed": []}
         for cid in chars:
@@ -404,7 +405,7 @@ class CardGame(Game):
         for cards in res["stacks"].values():
             s.discard += cards
         s.discard += res["chars"] + res["removed"]
-        s.discard_owner += [PUBLIC] * (len(s.discard) - len(s.discard_owner))
+        s.discard_seen += [PUBLIC] * (len(s.discard) - len(s.discard_seen))
         s.res = None
         if "morgan_7" in res["chars"] and main_total >= resolve.TOO_LATE_MIN:
             self._game_over(s, "evil", "morgan_7", ev)
@@ -453,21 +454,18 @@ class CardGame(Game):
     def _do_gawain(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         self._play_knight(s, seat, "gawain", ev)
         s.window = []
-        hand = []
-        for _ in range(GAWAIN_DRAW):
-            card = self._draw(s, ev)
-            if card is None:
-                break
-            hand.append(card)
-        s.gawain_hand = hand
+        s.gawain_hand, s.gawain_seen = self._draw_hand(s, seat, GAWAIN_DRAW, ev)
+        hand = s.gawain_hand
         s.phase, s.actor = "gawain_pick", seat
         ev.append(private("gawain_draw", seat, cards=list(hand)))
 
     def _do_pick(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         """Gawain plays one drawn card into the resolution: a quest card joins its stack, a character acts."""
         hand, s.gawain_hand = s.gawain_hand, []
+        masks, s.gawain_seen = s.gawain_seen, []
         card = hand.pop(args[0])
-        self._discard_private(s, hand, seat)
+        masks.pop(args[0])
+        self._discard_hidden(s, hand, masks)
         ev.append(public("gawain_card", seat=seat, card=card))
         res, c = s.res, CARDS[card]
         if c.kind == "quest":
@@ -500,8 +498,8 @@ class CardGame(Game):
 
     def _do_pass(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         if s.phase == "gawain_pick":  # only Morgans drawn: nothing can be played
-            self._discard_private(s, s.gawain_hand, seat)
-            s.gawain_hand = []
+            self._discard_hidden(s, s.gawain_hand, s.gawain_seen)
+            s.gawain_hand, s.gawain_seen = [], []
             self._finish_resolution(s, ev)
             return
         s.window.remove(seat)
@@ -581,9 +579,9 @@ class CardGame(Game):
             if not (s.revealed[seat] and s.loy[seat] == TRAITOR):
                 s.phase = "turn"
                 break
-            hand = [c for c in (self._draw(s, ev), self._draw(s, ev)) if c is not None]
+            hand, masks = self._draw_hand(s, seat, 2, ev)
             if hand:  # a revealed Traitor's turn: draw 2, place one (C-TRAITOR)
-                s.traitor_hand, s.phase = hand, "traitor"
+                s.traitor_hand, s.traitor_seen, s.phase = hand, masks, "traitor"
                 ev.append(private("traitor_draw", seat, cards=list(hand)))
                 break
         s.current = s.actor = seat
@@ -595,15 +593,34 @@ class CardGame(Game):
         if not s.deck:
             if not s.discard:
                 return None
-            s.deck, s.discard, s.discard_owner = s.discard, [], []
+            s.deck, s.discard, s.discard_seen = s.discard, [], []
             s.rng.shuffle(s.deck)
             s.deck_known.clear()
             ev.append(public("reshuffle", count=len(s.deck)))
         return s.deck.pop()
 
-    def _push(self, s: State, card: str, owner: int) -> None:
+    def _draw_hand(self, s: State, seat: int, count: int, ev: list[Event]) -> tuple[list[str], list[int]]:
+        """Up to `count` cards drawn secretly by `seat`, with who has seen each (a current Tristan look too)."""
+        hand, masks = [], []
+        for _ in range(count):
+            card = self._draw(s, ev)
+            if card is None:
+                break
+            hand.append(card)
+            masks.append(self._seen_by(s, seat))
+        return hand, masks
+
+    @staticmethod
+    def _seen_by(s: State, seat: int) -> int:
+        """Seen-mask of a card `seat` just drew secretly: him, and whoever's Tristan look showed the deck."""
+        mask = 1 << seat
+        for t in s.deck_known:
+            mask |= 1 << t
+        return mask
+
+    def _push(self, s: State, card: str, seen_mask: int) -> None:
         s.threat.append(card)
-        s.threat_owner.append(owner)
+        s.threat_seen.append(seen_mask)
         s.announced.append(None)
         if s.morgan2:
             s.morgan2_count += 1
@@ -617,9 +634,9 @@ class CardGame(Game):
             s.black += count
         return count
 
-    def _discard_private(self, s: State, cards: list[str], owner: int) -> None:
+    def _discard_hidden(self, s: State, cards: list[str], masks: list[int]) -> None:
         s.discard += cards
-        s.discard_owner += [owner] * len(cards)
+        s.discard_seen += masks
 
     def _open(self, s: State, phase: str, seats: list[int]) -> None:
         s.phase, s.window = phase, list(seats)

@@ -1,12 +1,13 @@
 """Re-dealing what a seat may not know (`CardGame.resample_hidden`), for tests and for bots that sample.
 
 What a seat knows and keeps: its own loyalty, public loyalties, loyalties it looked at (Galahad, Vivien) while
-still current, face-up cards, the face-down cards it saw itself (Morgan #1 look, its own Traitor discards,
-Gawain's rejects), the Rumor deck while its Tristan look is current, its own Knight cards, its own Merlin #4
-token. Everything else is re-dealt consistently: the unknown loyalty slots are permuted; the unseen Rumor
-cards are re-dealt over the unseen places (the 3 set-aside places get Morgans, face-down Threat cards get
-quest cards, as the rules require); unseen Knight cards are re-dealt over the Knight deck and other hands;
-a token chosen by someone else gets a random quest; the state's RNG is reseeded (future shuffles are unknown).
+still current, face-up cards, the face-down cards it saw (its Morgan #1 look, its Traitor discards, its Gawain
+rejects, and any card drawn while its Tristan look was current), the Rumor deck while that look is current,
+its own Knight cards, its own Merlin #4 token. Everything else is re-dealt consistently: the unknown loyalty
+slots are permuted; the unseen Rumor cards are re-dealt over the unseen places (the 3 set-aside places get
+Morgans, face-down Threat cards get quest cards, as the rules require); unseen Knight cards are re-dealt over
+the Knight deck and other hands; a token chosen by someone else gets a random quest; the state's RNG is
+reseeded (future shuffles are unknown).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 
 from engine.cards.catalogue import CARDS, QUESTS
-from engine.cards.state import PUBLIC, State
+from engine.cards.state import State, seen
 
 
 def resample(state: State, seat: int | None, rng: random.Random) -> State:
@@ -45,13 +46,11 @@ def _rumors(s: State, seat: int | None, rng: random.Random) -> None:
     if seat is None or seat not in s.deck_known:
         places += [(s.deck, i, "any") for i in range(len(s.deck))]
     places += [(s.aside, i, "morgan") for i in range(len(s.aside))]
-    places += [(s.threat, i, "quest") for i, o in enumerate(s.threat_owner) if o != PUBLIC and o != seat]
-    places += [(s.discard, i, "any") for i, o in enumerate(s.discard_owner) if o != PUBLIC and o != seat]
-    if s.phase == "traitor" and s.actor != seat:
-        places += [(s.traitor_hand, i, "any") for i in range(len(s.traitor_hand))]
-    if s.phase == "gawain_pick" and s.actor != seat:
-        places += [(s.gawain_hand, i, "any") for i in range(len(s.gawain_hand))]
-    if s.held is not None and s.actor != seat:
+    places += [(s.threat, i, "quest") for i, m in enumerate(s.threat_seen) if not seen(m, seat)]
+    places += [(s.discard, i, "any") for i, m in enumerate(s.discard_seen) if not seen(m, seat)]
+    places += [(s.traitor_hand, i, "any") for i, m in enumerate(s.traitor_seen) if not seen(m, seat)]
+    places += [(s.gawain_hand, i, "any") for i, m in enumerate(s.gawain_seen) if not seen(m, seat)]
+    if s.held is not None and not seen(s.held_seen, seat):
         places.append((None, 0, "quest"))  # the card under a Morgan #1 look
     if not places:
         return

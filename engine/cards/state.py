@@ -1,8 +1,10 @@
 """The card game's state: one mutable object, copied cheaply, serialised whole by `snapshot`.
 
 Conventions that keep the hot path fast: the Rumor deck's top card is the END of `deck` (pop is O(1));
-the Threat pile's top card is the end of `threat`. Loyalty cards live in slots: `loy[0..n-1]` are the seats',
-`loy[n]` and `loy[n+1]` the two set aside in the middle (Vivien's); solo games have no slots.
+the Threat pile's top card is the end of `threat`. Who has seen a card that is not face up is a bit mask of
+seats (`PUBLIC` = every bit: face up or seen by all): the `*_seen` lists run parallel to their cards.
+Loyalty cards live in slots: `loy[0..n-1]` are the seats', `loy[n]` and `loy[n+1]` the two set aside in the
+middle (Vivien's); solo games have no slots.
 """
 
 from __future__ import annotations
@@ -24,11 +26,17 @@ from engine.cards.catalogue import (
 from engine.core.errors import IllegalAction
 
 PUBLIC = -1
-"""Owner mark of a face-up card (threat pile) or a card everybody saw (discards)."""
+"""Seen-mask of a face-up card or one everybody saw: all bits set, so `seen(PUBLIC, seat)` is always true."""
+
+
+def seen(mask: int, seat: int | None) -> bool:
+    """Whether `seat` (None: an onlooker) has seen a card with this seen-mask."""
+    return mask == PUBLIC or (seat is not None and (mask >> seat) & 1 == 1)
 
 _LISTS = (
-    "deck", "discard", "discard_owner", "threat", "threat_owner", "announced", "aside", "loy", "revealed", "accused",
-    "accusations", "knight_deck", "knights_played", "window", "traitor_hand", "gawain_hand",
+    "deck", "discard", "discard_seen", "threat", "threat_seen", "announced", "aside", "loy", "revealed", "accused",
+    "accusations", "knight_deck", "knights_played", "window", "traitor_hand", "traitor_seen", "gawain_hand",
+    "gawain_seen",
 )
 _NESTED = ("known", "looks", "knights", "tristan_seen")
 
@@ -37,11 +45,12 @@ class State:
     """Everything about one game. Attributes are documented in `new_state`; `copy` is shallow-per-field."""
 
     __slots__ = (
-        "n", "expert", "solo", "rng", "deck", "discard", "discard_owner", "threat", "threat_owner", "announced",
+        "n", "expert", "solo", "rng", "deck", "discard", "discard_seen", "threat", "threat_seen", "announced",
         "aside", "white", "black", "loy", "revealed", "accused", "accusations", "known", "looks", "knight_deck",
         "knights", "knights_played", "tristan_seen", "deck_known", "tristan_used", "silence", "morgan1", "morgan2",
         "morgan2_count", "token", "token_by", "current", "turn", "phase", "window", "after", "actor", "held",
-        "quest", "accusing", "res", "traitor_hand", "gawain_hand", "vivien", "end_done", "end_flips", "result",
+        "held_seen", "quest", "accusing", "res", "traitor_hand", "traitor_seen", "gawain_hand", "gawain_seen",
+        "vivien", "end_done", "end_flips", "result",
     )
 
     def copy(self) -> State:
@@ -136,9 +145,9 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     s.deck = pool + top[::-1]
     s.aside = aside
     s.threat = threat
-    s.threat_owner = [-1] * len(threat)
+    s.threat_seen = [PUBLIC] * len(threat)
     s.announced = [None] * len(threat)  # per Threat card: (seat, quest, value) announced for a face-down card
-    s.discard, s.discard_owner = [], []
+    s.discard, s.discard_seen = [], []
     swords = stack.get("swords", (0, 0))
     s.white, s.black = int(swords[0]), int(swords[1])
 
@@ -173,12 +182,12 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     s.window = []  # seats still to answer in a response window
     s.after = "turn"  # where play goes once a sub-decision (Merlin #4, Vivien) is made: "turn" or "resolve"
     s.actor = s.current  # the seat a single-seat sub-decision belongs to
-    s.held = None  # Morgan #1: the quest card the listener is looking at
+    s.held, s.held_seen = None, 0  # Morgan #1: the quest card the listener is looking at
     s.quest = None  # the quest declared (Arthur's window)
     s.accusing = -1  # the seat accused while Percival's window is open
     s.res = None  # the quest resolution in progress
-    s.traitor_hand = []
-    s.gawain_hand = []
+    s.traitor_hand, s.traitor_seen = [], []  # a revealed Traitor's two drawn cards
+    s.gawain_hand, s.gawain_seen = [], []  # Gawain's three drawn cards
     s.vivien = None
     s.end_done = False  # the final reveal happened
     s.end_flips = 0

@@ -33,7 +33,8 @@
 - `accused`: the seat you accused, or None; `knights`: your Knight card ids (expert, else [])
 - `looks`: Galahad looks, list of `{"seat", "loyalty"}` (as seen at the time)
 - `tristan`: None, or the Rumor deck (top first) as you last saw it with Tristan
-- `morgan1_card`: the card id under the face-down top card if you are the one who laid it, else None
+- `morgan1_card`: the card id under the face-down top card if you know it (you laid it, or your current
+  Tristan look showed the deck it came from), else None
 - `held`: the quest card you are looking at under Morgan #1 before announcing, else None
 - `merlin4_quest`: the quest on Merlin #4's token if you chose it, else None
 - `traitor_draw`: the Rumor cards you drew as a revealed Traitor and must place one of, else []
@@ -46,7 +47,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards.catalogue import CARDS, EXHAUSTED_ICONS, SWORDS_TOTAL, TRAITOR
-from engine.cards.state import PUBLIC, State
+from engine.cards.state import PUBLIC, State, seen
 from engine.core.prompts import Prompt
 
 
@@ -56,7 +57,7 @@ def quest_options(s: State) -> tuple[str, ...]:
         return EXHAUSTED_ICONS if s.threat else ()
     if not s.threat:
         return ()
-    if s.threat_owner[-1] != PUBLIC:
+    if s.threat_seen[-1] != PUBLIC:
         ann = s.announced[-1]
         return (ann[1],) if ann else ()
     return CARDS[s.threat[-1]].icons
@@ -65,7 +66,7 @@ def quest_options(s: State) -> tuple[str, ...]:
 def public_view(s: State, prompts: list[Prompt], result: dict[str, Any] | None) -> dict[str, Any]:
     top = None
     if s.threat:
-        top = "hidden" if s.threat_owner[-1] != PUBLIC else s.threat[-1]
+        top = "hidden" if s.threat_seen[-1] != PUBLIC else s.threat[-1]
     ann = None
     if top == "hidden" and s.announced[-1] is not None:
         seat, quest, value = s.announced[-1]
@@ -117,7 +118,7 @@ def public_view(s: State, prompts: list[Prompt], result: dict[str, Any] | None) 
 
 def seat_view(s: State, seat: int) -> dict[str, Any]:
     """The `you` part of a seat's view: only what this seat knows."""
-    top_mine = bool(s.threat) and s.threat_owner[-1] == seat
+    top_known = bool(s.threat) and s.threat_seen[-1] != PUBLIC and seen(s.threat_seen[-1], seat)
     acting = s.actor == seat
     vivien_card = None
     if s.phase == "vivien_keep" and s.vivien is not None and seat in s.window:
@@ -129,7 +130,7 @@ def seat_view(s: State, seat: int) -> dict[str, Any]:
         "knights": list(s.knights[seat]),
         "looks": [{"seat": t, "loyalty": lo} for t, lo in s.looks[seat]],
         "tristan": None if s.tristan_seen[seat] is None else list(s.tristan_seen[seat]),
-        "morgan1_card": s.threat[-1] if top_mine else None,
+        "morgan1_card": s.threat[-1] if top_known else None,
         "held": s.held if (s.phase == "announce" and acting) else None,
         "merlin4_quest": s.token if (s.token is not None and s.token_by == seat) else None,
         "traitor_draw": list(s.traitor_hand) if (s.phase == "traitor" and acting) else [],

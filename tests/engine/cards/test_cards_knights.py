@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from cards_helpers import GAME, codes, kinds, last, make, play
 
@@ -76,7 +77,7 @@ def test_gawain_after_totals_plays_one_drawn_card_into_the_resolution():
     ev = play(s, (1, "pick:1"))
     assert last(ev, "gawain_card").data == {"seat": 1, "card": "dragon_2"}
     assert last(ev, "quest_result").data["outcome"] == "success" and s.white == 2
-    assert s.discard_owner.count(1) == 2  # the two unplayed cards, face down
+    assert s.discard_seen == [0b010, 0b010, -1, -1, -1]  # two unplayed, face down, seen by seat 1 only; the pile
 
 
 def test_gawain_with_only_morgans_plays_nothing():
@@ -112,3 +113,13 @@ def test_percival_at_the_final_reveal_flips_two():
     assert s.phase == "percival" and (s.white, s.black) == (7, 2)
     ev = play(s, (0, "pass"), (1, "pass"), (2, "percival"))
     assert last(ev, "swords_flipped").data["count"] == 2 and (s.white, s.black) == (5, 4) and GAME.result(s) is None
+
+
+def test_a_current_tristan_look_knows_the_cards_drawn_secretly_afterwards():
+    s = make(3, expert=True, deck=["morgan_1", "dragon_4"], hands=[["tristan"], [], []])
+    play(s, (0, "tristan"), (0, "listen"), (1, "listen"), (1, "announce:grail.5"))
+    assert s.threat_seen[-1] == 0b011  # laid by seat 1, known to seat 0 through Tristan
+    assert GAME.view(s, 0)["you"]["morgan1_card"] == "dragon_4" and GAME.view(s, 2)["you"]["morgan1_card"] is None
+    rng = random.Random(5)
+    assert all(GAME.resample_hidden(s, 0, rng).threat[-1] == "dragon_4" for _ in range(30))
+    assert any(GAME.resample_hidden(s, 2, rng).threat[-1] != "dragon_4" for _ in range(30))

@@ -18,7 +18,7 @@ from engine import IllegalAction
 from engine.bots import RandomBot
 from engine.bots.cards_heuristic import CardsHeuristicBot
 from engine.cards.catalogue import QUESTS, SWORDS_TOTAL, TURN_CAP
-from engine.cards.state import PUBLIC, conserved
+from engine.cards.state import PUBLIC, conserved, seen
 from engine.core.actions import MAX_CODE_BYTES
 
 PRIVATE_EVENTS = frozenset(
@@ -82,11 +82,11 @@ def deep_checks(state, seat: int | None, rng: random.Random, stats: Counter) -> 
     if state.threat:
         other = GAME.copy(state)
         other.threat[:-1] = [rng.choice(QUESTS) + "_q" for _ in other.threat[:-1]]
-        hidden_owner = other.threat_owner[-1]
-        if hidden_owner != PUBLIC:
+        top_mask = other.threat_seen[-1]
+        if top_mask != PUBLIC:
             other.threat[-1] = rng.choice(QUESTS) + "_2"
         for s in seats:
-            if hidden_owner == PUBLIC or s != hidden_owner:
+            if top_mask == PUBLIC or not seen(top_mask, s):
                 assert GAME.view(other, s) == views[s], "a view depends on a Threat card it must not show"
         stats["threat_checked"] += 1
     if seat is None:  # the game is over

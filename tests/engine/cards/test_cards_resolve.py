@@ -136,7 +136,7 @@ def test_merlin_4_token_chosen_at_reveal_removes_at_next_resolution():
     assert GAME.view(s, 0)["you"]["merlin4_quest"] == "dragon" and GAME.view(s, 1)["you"]["merlin4_quest"] is None
     assert all(e.kind != "merlin4_quest" or e.to == frozenset({0}) for e in ev)
     s.threat.append("dragon_2")
-    s.threat_owner.append(-1)
+    s.threat_seen.append(-1)
     ev = play(s, (1, "quest:dragon"))
     assert last(ev, "quest_sorted").data["totals"] == {"dragon": 10}  # 4+3+1+2: the 5 removed
     assert s.token is None

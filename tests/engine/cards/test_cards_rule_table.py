@@ -60,6 +60,7 @@ RULE_TESTS: dict[str, list[str]] = {
                   "test_cards_knights::test_arthur_all_pass_the_quest_goes_on",
                   "test_cards_knights::test_no_window_when_nobody_holds_a_knight_card",
                   "test_cards_knights::test_tristan_looks_at_the_deck_privately_before_acting",
+                  "test_cards_knights::test_a_current_tristan_look_knows_the_cards_drawn_secretly_afterwards",
                   "test_cards_knights::test_gawain_after_totals_plays_one_drawn_card_into_the_resolution",
                   "test_cards_knights::test_gawain_with_only_morgans_plays_nothing",
                   "test_cards_knights::test_galahad_looks_at_a_loyalty_card_instead_of_acting",

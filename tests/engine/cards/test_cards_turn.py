@@ -55,7 +55,7 @@ def test_listen_reveals_the_top_card_and_rebuilds_an_empty_deck():
     ev = play(s, (0, "listen"))
     assert last(ev, "reveal").data == {"seat": 0, "card": "grail_2"} and GAME.view(s, None)["threat_top"] == "grail_2"
     s.discard, s.deck = s.deck, []
-    s.discard_owner = [-1] * len(s.discard)
+    s.discard_seen = [-1] * len(s.discard)
     ev = play(s, (1, "listen"))
     assert "reshuffle" in kinds(ev) and s.discard == [] and len(s.deck) == 57 and conserved(s)
 
@@ -109,7 +109,7 @@ def test_revealed_traitor_draws_two_places_one_discards_other_face_down():
     assert GAME.view(s, 0)["you"]["traitor_draw"] == []
     ev = play(s, (1, "place:1"))
     assert GAME.view(s, None)["threat_top"] == "morgan_6" and s.silence
-    assert s.discard == ["grail_2"] and s.discard_owner == [1]
+    assert s.discard == ["grail_2"] and s.discard_seen == [0b010]
     assert "grail_2" not in str([e.data for e in ev if e.public])
     assert s.current == 2 and s.phase == "turn"
 
