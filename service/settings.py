@@ -50,7 +50,6 @@ class Settings(BaseSettings):
     matrix_global_interval: float = 0.1
     outbox_max_attempts: int = 8
 
-    lobby_max_idle_days: int = 7
 
 
 @lru_cache(maxsize=1)
