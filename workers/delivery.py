@@ -24,7 +24,7 @@ from service.settings import Settings, get_settings
 from service.store import outbox, session_scope
 from service.store.models import OutboxRow, User, utcnow
 from workers.loop import run
-from workers.queue import delivery_mark, enqueue
+from workers.queue import delivery_mark, enqueue, request_delivery
 
 log = structlog.get_logger(__name__)
 UNLIMITED = ("console", "bench")  # the terminal; the benchmark's null platform
@@ -108,12 +108,26 @@ def _resolve_chat(adapter: ChatAdapter, row: OutboxRow) -> str | None:
     return direct
 
 
+def _ask_for_direct_chat(row: OutboxRow) -> None:
+    """Once an hour at most per user: ask them in the game's group to open a direct chat with the bot."""
+    group = row.payload.get("group")
+    if not group or not get_sessions().mark(f"ask-dm:{row.platform}:{row.chat}", ttl=3600):
+        return
+    from workers.presenting import t
+
+    text = t(row.payload.get("lang"), "notice.open_direct_chat", name=row.payload.get("name", ""))
+    with session_scope() as s:
+        outbox.enqueue(s, row.platform, group, "send", {"text": text}, is_group=True)
+    request_delivery(row.platform, group)
+
+
 def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> bool:
     """True when the row is done (sent, or failed for good); False when it must be tried again later."""
     sessions = get_sessions()
     settings = get_settings()
     try:
         if chat is None:
+            _ask_for_direct_chat(row)
             raise PermanentError("the bot cannot write to this user yet")
         message_id, new_id = _with_quick_retries(adapter, row, chat)
     except RateLimited as exc:

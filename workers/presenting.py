@@ -32,8 +32,8 @@ NOTICES = {
     "notice.timeout": "{name} ran out of time; a safe choice was played for them.",
     "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
-    "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
     "notice.game_end": "The game is over: {outcome}.",
+    "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
 }
 
 

@@ -95,6 +95,12 @@ def publish(
             seat.prompt_seq = None
             continue
         dm = (chat.platform, direct_chat_of(user))
+        # if the bot cannot reach the user privately yet, delivery asks them in the group to open a direct chat
+        reach = (
+            {}
+            if user.direct_chat
+            else {"group": chat.platform_id, "name": seat_name(seat, users), "lang": langs[seat.seat]}
+        )
         p = pres.panels.get(seat.seat)
         if p is not None:
             key = outbox.digest({"panel": presenting.panel_digest_key(p)})
@@ -103,13 +109,13 @@ def publish(
                 seat.prompt_seq = game.seq if seat.seat in pending else None
             if changed:
                 seat.prompt_sig = key
-                payload = {"text": p.text, "buttons": _buttons(p.buttons)}
+                payload = {"text": p.text, "buttons": _buttons(p.buttons), **reach}
                 outbox.enqueue(s, *dm, "upsert", payload, ref=f"panel:{game.id}:{seat.seat}")
                 out.chats.add(dm)
             if seat.seat not in pending:
                 seat.prompt_seq = None
         for line in pres.private_lines.get(seat.seat, []):
-            outbox.enqueue(s, *dm, "send", {"text": line})
+            outbox.enqueue(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
         if seat.seat in pending and seat.prompt_seq is not None:
             prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)

@@ -113,3 +113,12 @@ def test_private_cards_go_only_to_their_owner(backbone_local, toy_game, recordin
     drew = [c for c in recording.calls if "drew" in c.text]
     assert drew and all(c.chat == "dm-alice" for c in drew)
     assert all(f'"secret": {secret_alice}' not in c.text for c in recording.calls if c.chat != "dm-alice")
+
+
+def test_a_player_the_bot_cannot_reach_privately_is_asked_in_the_group(backbone_local, toy_game, recording):
+    recording.direct_chats["bob"] = None  # e.g. a Telegram user who never started the bot
+    lobby.create_and_start("rec", "group", "toy", {}, ["alice", "bob"], 0, seed=3)
+    asks = [c for c in recording.sent("group") if "open a direct chat" in c.text]
+    assert len(asks) == 1 and "bob" in asks[0].text
+    assert panel_buttons(recording, "alice")  # alice is reachable and got her panel
+
