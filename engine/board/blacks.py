@@ -8,7 +8,7 @@ from engine.board.frames import Events, Frame, auto, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
-from engine.core.events import public
+from engine.core.events import private, public
 
 # Special black cards that stay in play beside the board (they leave when their condition ends).
 _STAYS = frozenset(("dark_forest", "mists_of_avalon", "vivien", "mordred"))
@@ -24,7 +24,11 @@ def _draw_black(s: BoardState, frame: Frame, ev: Events) -> None:
     if card is None:  # both black piles empty: Evil advances on Camelot instead
         ops.add_engines(s, 1, ev, "no_black_card")
         return
-    ev.append(public("black_drawn", seat=s.current, card=card))
+    if hidden_draw(s, card):  # it may still go face down: only the drawer sees its value for now
+        ev.append(public("black_drawn", seat=s.current, card="hidden"))
+        ev.append(private("black_drawn", s.current, seat=s.current, card=card))
+    else:
+        ev.append(public("black_drawn", seat=s.current, card=card))
     merlin_ok = card in cat.SPECIAL_BLACK and not frame["no_merlin"] and not s.vivien
     if merlin_ok or ops.relic_holder(s, "excalibur") is not None:
         ops.push(
@@ -34,6 +38,11 @@ def _draw_black(s: BoardState, frame: Frame, ev: Events) -> None:
         )
     else:
         ops.push(s, {"kind": "resolve_black", "card": card})
+
+
+def hidden_draw(s: BoardState, card: str) -> bool:
+    """A Black Knight or Lancelot/Dragon card drawn by a knight stays hidden from the others until placed."""
+    return card in cat.FACE_DOWN_ABLE and not s.revealed[s.current]
 
 
 @decision("window", rule="B-BLACK")

@@ -202,6 +202,22 @@ def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None
             rest[k] = pool.pop()
     rng.shuffle(rest)
     s.black_deck = rest + top
+    _resample_drawn(s, seat, len(rest), rng)
+
+
+def _resample_drawn(s: BoardState, seat: int | None, unknown: int, rng: random.Random) -> None:
+    """A Black Knight or Lancelot card just drawn is known only to its drawer: swap it with one of its kind."""
+    frames = [f for f in s.frames if f["kind"] in ("window", "resolve_black", "face")]
+    if not frames or seat == s.current or frames[0]["card"] not in cat.FACE_DOWN_ABLE or s.revealed[s.current]:
+        return
+    drawn = frames[0]["card"]
+    kinds = cat.BLACK_KNIGHT_VALUE if drawn in cat.BLACK_KNIGHT_VALUE else cat.LANCELOT_VALUE
+    spots = [k for k, c in enumerate(s.black_deck[:unknown]) if c in kinds]
+    pick = rng.randrange(len(spots) + 1)
+    if pick < len(spots):
+        s.black_deck[spots[pick]], new = drawn, s.black_deck[spots[pick]]
+        for f in frames:
+            f["card"] = new
 
 
 def _resample_loyalty(s: BoardState, seat: int | None, rng: random.Random) -> None:

@@ -19,7 +19,8 @@ The renderer (text and board image) builds on these keys; they are stable — ne
 - `heroism`: quest holding the Heroism card or None; `vivien`, `mists_of_avalon`, `dark_forest`: special cards in play.
 - `swords`: {"white", "black"}; `siege_engines`; `decks` and `discards`: {"white", "black"} sizes; `removed`: count.
 - `table`: cards face up awaiting a decision (opening gesture, shared rewards, Convocation), `proposal`: the seat
-  proposed for each of them so far; `drawn`: the black card being resolved (None if none).
+  proposed for each of them so far; `drawn`: the black card being resolved (None if none; `"hidden"` for a Black
+  Knight or Lancelot/Dragon card that may still go face down — in the drawer's own view it is the card itself).
 - `pending`: [{"seat", "kind", "timing"}]; `result`: None, or {"winner": "loyal"|"evil", "reason", "loyalty": [...]}.
 
 `view(state, seat)` is the public view plus `you`: `seat`, `hand` (sorted card ids), `loyalty` (None while the
@@ -121,10 +122,19 @@ def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
         "removed": len(s.removed),
         "table": list(table),
         "proposal": list(top.get("assign", [])) if top and top["kind"] == "split" else [],
-        "drawn": top.get("card") if top and top["kind"] in ("window", "face", "war_choice") else None,
+        "drawn": _drawn(s, top),
         "pending": pending,
         "result": s.result,
     }
+
+
+def _drawn(s: BoardState, top: dict[str, Any] | None, seat: int | None = None) -> str | None:
+    if not top or top["kind"] not in ("window", "face", "war_choice"):
+        return None
+    card = top["card"]
+    if card in cat.FACE_DOWN_ABLE and not s.revealed[s.current] and seat != s.current:
+        return "hidden"
+    return card
 
 
 def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: list[str]) -> dict[str, Any]:
@@ -135,6 +145,7 @@ def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: li
         for index, (card, down, owner) in enumerate(rows):
             if down and owner == seat:
                 face_down.append({"quest": quest, "index": index, "card": card})
+    view["drawn"] = _drawn(s, s.frames[-1] if s.frames else None, seat)
     view["you"] = {
         "seat": seat,
         "hand": sorted(s.hands[seat]),

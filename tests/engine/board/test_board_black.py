@@ -206,3 +206,16 @@ def test_morgan_lose_life_and_two_engines() -> None:
     play(state, 0, "evil:black")
     _pass_all(state)
     assert state.engines == 2
+
+
+def test_a_drawn_black_knight_card_is_seen_only_by_its_drawer_until_placed() -> None:
+    state = table(3, black=["black_knight_7"], board={"relics": [[], ["excalibur"], []]})
+    events = play(state, 0, "evil:black")
+    assert [e.data["card"] for e in events if e.kind == "black_drawn" and e.public] == ["hidden"]
+    assert [e.data["card"] for e in events if e.kind == "black_drawn" and e.to == frozenset([0])] == ["black_knight_7"]
+    assert GAME.view(state, None)["drawn"] == "hidden" and GAME.view(state, 1)["drawn"] == "hidden"
+    assert GAME.view(state, 0)["drawn"] == "black_knight_7"
+    assert "black_knight_7" not in str(GAME.view(state, 1))
+    _pass_all(state)
+    play(state, 0, "face:up")
+    assert GAME.view(state, None)["quests"]["black_knight"]["black"] == ["black_knight_7"]

@@ -35,6 +35,7 @@ RULE_TESTS: dict[str, list[str]] = {
                 "test_board_black.py::test_standard_black_cards_cannot_be_cancelled_by_merlins",
                 "test_board_black.py::test_excalibur_cancels_any_black_card_and_leaves_the_game",
                 "test_board_black.py::test_face_down_black_knight_hides_value_and_compensates_with_a_white_card",
+                "test_board_black.py::test_a_drawn_black_knight_card_is_seen_only_by_its_drawer_until_placed",
                 "test_board_black.py::test_black_card_of_a_finished_quest_adds_a_siege_engine",
                 "test_board_black.py::test_lancelot_cards_go_to_the_dragon_after_lancelot",
                 "test_board_black.py::test_mercenaries_go_to_the_war_of_the_drawers_choice",
