@@ -66,8 +66,7 @@ def _play(name, config, seed, on_step, max_steps=1500):
 
 
 def _board(name, state, lang, n):
-    """The board text without the "waiting for" line: who is prompted is public, but the engines' re-deal of
-    secrets does not always keep the prompts (reported), and that line is not where a secret could leak."""
+    """The board text alone, without the "waiting for" line that follows the engine's prompts."""
     from service.render.present import renderer
 
     view = get_game(name).view(state, None)
@@ -111,6 +110,7 @@ def test_card_game_rendering(config, seed):
         other = game.resample_hidden(state, None, rng)
         assert _board("cards", other, lang, n) == _board("cards", state, lang, n)
         assert pres.board.startswith(_board("cards", state, lang, n))
+        assert _present("cards", other, [], i, lang, n).board == pres.board  # who must decide is public too
         # only the top Threat card: no quest card below it is named (unless the same card is on top / announced);
         # characters below it are not checked by name, their rules lines (Morgan #1 in force…) are public
         shown = {view["threat_top"]}
@@ -127,6 +127,9 @@ def test_card_game_rendering(config, seed):
             lang_s = LANGS[(seat + 1) % 6]
             assert _private("cards", same, seat, lang_s, n) == _private("cards", state, seat, lang_s, n)
             assert mine.text.startswith(_private("cards", state, seat, lang_s, n))
+            names = {s: f"Knight{s}" for s in range(n)}
+            redo = panel("cards", same, seat, game_id=GAME_ID, seq=SEQ_BASE + i, lang=lang_s, seat_names=names)
+            assert redo == mine
             if mine.buttons:
                 _check_menu("cards", state, seat, SEQ_BASE + i, lang_s)
         assert set(pres.mentions) == {p.seat for p in game.pending(state)} or game.result(state) is not None
@@ -136,7 +139,7 @@ def test_card_game_rendering(config, seed):
 
 
 def _private(name, state, seat, lang, n):
-    """The seat's private text (its panel without the prompt line, which follows the engine's prompts)."""
+    """The seat's private text: its panel without the prompt line."""
     from service.render.present import renderer
 
     return renderer(name).private(get_game(name).view(state, seat), seat, lang, {s: f"Knight{s}" for s in range(n)})
@@ -214,6 +217,7 @@ def test_board_game_rendering(config, seed):
         other = game.resample_hidden(state, None, rng)
         assert _board("board", other, lang, n) == _board("board", state, lang, n)
         assert pres.board.startswith(_board("board", state, lang, n))
+        assert _present("board", other, [], i, lang, n).board == pres.board  # who must decide is public too
         # no hand card is named on the board, except cards that are public right now (face up on the table,
         # Heroism in play); face-down black cards are never named
         public_cards = set(view["table"]) | ({"heroism"} if view["heroism"] else set())
@@ -235,6 +239,9 @@ def test_board_game_rendering(config, seed):
                 lang_s = LANGS[(seat + 1) % 6]
                 assert _private("board", same, seat, lang_s, n) == _private("board", state, seat, lang_s, n)
                 assert mine.text.startswith(_private("board", state, seat, lang_s, n))
+                names = {s: f"Knight{s}" for s in range(n)}
+                redo = panel("board", same, seat, game_id=GAME_ID, seq=SEQ_BASE + i, lang=lang_s, seat_names=names)
+                assert redo.text == mine.text
                 if mine.buttons:
                     _check_menu("board", state, seat, SEQ_BASE + i, lang_s)
 
