@@ -175,7 +175,8 @@ def _drawn(lang: str, view: dict[str, Any]) -> str:
 
 def prompt_line(kind: str, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     """What the seat is asked, with the card or the share it is about when the question needs it."""
-    values: dict[str, Any] = {"card": _drawn(lang, view)}
+    drawn = view.get("drawn")  # a seat's view names the card only to the seat allowed to know it
+    values: dict[str, Any] = {"card": nm.board_card(lang, drawn) if drawn else t(lang, "board.card.hidden")}
     if kind == "split":
         table, proposal = view.get("table") or [], view.get("proposal") or []
         if len(proposal) < len(table):

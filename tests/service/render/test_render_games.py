@@ -13,6 +13,7 @@ import random
 import pytest
 
 from engine import get_game
+from engine.board.catalogue import FACE_DOWN_ABLE
 from engine.bots import RandomBot, heuristic_bot
 from engine.cards.catalogue import CARDS
 from service.callback import MAX_BYTES
@@ -229,6 +230,12 @@ def test_board_game_rendering(config, seed):
             for card, down, _ in rows:
                 if down:
                     assert board_card(lang, card) not in pres.board
+        top = state.frames[-1] if state.frames else None
+        if top and top["kind"] in ("window", "face") and top.get("card") in FACE_DOWN_ABLE:
+            for seat in set(range(n)) - {state.current}:  # a card that may go face down: the drawer's alone
+                own = {fd["card"] for fd in game.view(state, seat)["you"]["face_down"]}
+                if top["card"] not in own:
+                    assert board_card(LANGS[(seat + 1) % 6], top["card"]) not in pres.panels[seat].text
         for seat in range(n):  # a Traitor is marked only once revealed
             line = next(x for x in pres.board.splitlines() if x[2:].startswith(f"Knight{seat} ("))
             assert ("🗡" in line) == view["seats"][seat]["revealed"], line

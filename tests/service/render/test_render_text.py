@@ -118,4 +118,8 @@ def test_prompts_name_what_they_are_about():
     assert board_text.prompt_line("window", {**view, "drawn": "vivien"}, 0, "nl", {}) == (
         "👉 Zwarte kaart getrokken: Vivien. Annuleren?"
     )
-    assert "Black Knight" not in board_text.prompt_line("window", {**view, "drawn": "black_knight_5"}, 0, "en", {})
+    # others' views say "hidden" for a card that may go face down; the drawer's own view names it
+    assert "face-down card" in board_text.prompt_line("window", {**view, "drawn": "hidden"}, 1, "en", {})
+    assert board_text.prompt_line("face", {**view, "drawn": "black_knight_5"}, 0, "it", {}) == (
+        "👉 Giochi Cavaliere Nero 5 scoperta o coperta?"
+    )
