@@ -396,7 +396,6 @@ class CardGame(Game):
 
     def _finish_resolution(self, s: State, ev: list[Event]) -> None:
         res = s.res
-        res["totals"] = resolve.totals(res["stacks"], res["chars"])
         result, swords = resolve.outcome(res)
         placed = [(q, color, self._place(s, color, count)) for q, color, count in swords]
         main_total = res["totals"].get(res["main"], 0)
@@ -472,14 +471,15 @@ class CardGame(Game):
             res["stacks"].setdefault(c.quest, []).append(card)
         else:
             res["chars"].append(card)
-            if c.kind == "merlin":
-                self._merlin_revealed(s, ev)
-                resolve.apply_merlin(res, card)
-                if c.number == 4:
-                    s.phase, s.actor, s.after = "token", seat, "resolve"
-                    return
-            elif c.kind == "vivien" and self._start_vivien(s, seat, "resolve", ev):
-                return
+        if c.kind == "merlin":
+            self._merlin_revealed(s, ev)
+            resolve.apply_merlin(res, card)
+        res["totals"] = resolve.totals(res["stacks"], res["chars"])
+        if c.kind == "merlin" and c.number == 4:
+            s.phase, s.actor, s.after = "token", seat, "resolve"
+            return
+        if c.kind == "vivien" and self._start_vivien(s, seat, "resolve", ev):
+            return
         self._finish_resolution(s, ev)
 
     def _do_percival(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
