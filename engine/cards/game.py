@@ -18,7 +18,8 @@ Traitor's placements), announced as the player says it (the seed names no penalt
 a revealed Traitor's placed card is face up even under Morgan #1 (he does not listen); silence ends when a
 quest is declared, even if Arthur then forces a Listen; Merlin #4 played by Gawain lays its token for the
 next resolution; at most one Gawain per resolution; Gawain's two unplayed cards are discarded face down;
-Percival at an accusation is played before the loyalty is shown, at the final reveal after it.
+Percival at an accusation is played before the loyalty is shown, at the final reveal after it; Arthur and
+Gawain cannot be played when no Rumor card can be drawn; one Tristan per turn (a second shows nothing new).
 
 Events (`Event.kind` → data). Public: `turn` {seat, turn}; `reveal` {seat, card}; `silence_on` {seat, card};
 `silence_off` {reason: "merlin" | "quest"}; `morgan2_count` {seat, count}; `morgan1_announce` {seat, quest, value};
