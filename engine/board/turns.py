@@ -163,9 +163,15 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
 
 
 def _has_normal_action(s: BoardState, seat: int) -> bool:
-    """Cheap test that a second heroic action is possible (so a sacrifice is worth offering)."""
+    """Cheap test that a second heroic action is possible (so a sacrifice is worth offering): stops at the first."""
     used = s.turn["types"]
     if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat) and _moves(s, seat):
+        return True
+    if "quest" not in used and quests.quest_actions(s, seat):
+        return True
+    if "heal" not in used and whites.heal_actions(s, seat):
+        return True
+    if "accuse" not in used and whites.accuse_actions(s, seat):
         return True
     return bool(_normal_actions(s, seat))
 
@@ -425,7 +431,9 @@ def _check_end(s: BoardState, ev: Events) -> bool:
         _finish(s, "evil", "siege_engines", ev)
     elif s.swords_black >= cat.BLACK_SWORDS_LOSE:
         _finish(s, "evil", "black_swords", ev)
-    elif not any(s.alive[i] and not s.revealed[i] and s.loyalty[i] == "loyal" for i in range(s.n)):
+    elif (False in s.alive or True in s.revealed) and not any(
+        s.alive[i] and not s.revealed[i] and s.loyalty[i] == "loyal" for i in range(s.n)
+    ):
         _finish(s, "evil", "loyal_dead", ev)
     elif s.swords_white + s.swords_black >= cat.SWORDS_TO_END and (not s.frames or s.frames[-1]["kind"] in _TURN_LEVEL):
         for i in range(s.n):
@@ -453,7 +461,15 @@ def _skip(s: BoardState, kind: str) -> bool:
     cur = s.current
     if kind in ("heroic", "post") and (s.turn.get("cut") or not s.alive[cur] or s.revealed[cur]):
         return True
-    return kind == "post" and (cur in s.doomed or post_actions(s, cur) == [_END])
+    if kind != "post":
+        return False
+    if cur in s.doomed:
+        return True
+    acts = post_actions(s, cur)
+    if acts == [_END]:
+        return True
+    s.cache = (cur, acts)  # the decision stands: keep its legal actions for the coming look-up
+    return False
 
 
 def advance(s: BoardState, ev: Events) -> None:
