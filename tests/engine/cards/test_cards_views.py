@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 
 from cards_helpers import GAME, make, play
 
@@ -59,3 +60,12 @@ def test_copy_is_independent_of_the_original():
 def test_first_seat_is_configurable():
     s = GAME.new_game({"players": 5, "first": 3}, 9)
     assert s.current == 3 and GAME.pending(s)[0].seat == 3
+
+
+def test_a_state_survives_pickling_as_the_session_cache_stores_it():
+    s = make(3, expert=True, deck=["vivien"], hands=[[], ["arthur"], []])
+    play(s, (0, "listen"), (0, "give:2"))
+    back = pickle.loads(pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
+    assert GAME.digest(back) == GAME.digest(s) and GAME.view(back, 2) == GAME.view(s, 2)
+    play(back, (0, "keep"), (2, "swap"))
+    assert GAME.digest(back) != GAME.digest(s)
