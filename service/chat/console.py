@@ -80,6 +80,15 @@ class ConsoleAdapter:
         self.out.write("\n".join(lines) + "\n\n")
         self.out.flush()
 
+    def restore_choices(self) -> None:
+        """Take each human chat's choices again from its newest message that still has buttons (after a choice the
+        worker refused with a notice, the panel and its buttons stand)."""
+        for chat in self.humans:
+            asking = [int(i) for i, m in self.messages.items() if m.chat == chat and m.buttons]
+            if asking:
+                buttons = self.messages[str(max(asking))].buttons or []
+                self.choices[chat] = [(b.label, b.data) for row in buttons for b in row]
+
     def show_board(self) -> None:
         """Print the group's board in full if it changed since it was last shown whole (before a human decides)."""
         text, shown = self._board
@@ -150,8 +159,8 @@ def play(
 ) -> Outcome:
     """Start a game in the terminal and play it to its end through the full pipeline.
 
-    Seats 0..humans-1 are you (hot seat: each human's direct chat is printed under their name); the rest are bots.
-    `quiet` prints nothing but the summary (all-bot runs).
+    Seats 0..humans-1 are you; the rest are bots. Several humans share the terminal (hot seat): each one's direct
+    chat is printed under their name, so that is for friends at one screen. `quiet` prints nothing but the summary.
     """
     from service import dispatch, lobby
     from service.chat import registry
@@ -171,7 +180,10 @@ def play(
         if row["status"] != "active":
             break
         chat = next((c for c in adapter.humans if adapter.choices.get(c)), None)
-        if chat is None:  # nothing for a human to do and the game did not move on: should not happen
+        if chat is None:  # a choice was refused (a notice came, the panel stayed): its buttons still stand
+            adapter.restore_choices()
+            chat = next((c for c in adapter.humans if adapter.choices.get(c)), None)
+        if chat is None:  # nothing for a human to do, yet the game did not move on
             break
         choice = _ask(adapter, chat, read, out)
         if choice is None:

@@ -72,3 +72,21 @@ def test_stopping_leaves_the_game_unfinished(backbone_local):
     outcome = play("cards", players=3, bots=2, seed=2, out=out, read=lambda prompt: "q")
     assert not outcome.finished
     assert "not finished" in outcome.summary
+
+
+def test_refused_choice_leaves_the_panel_buttons_usable():
+    adapter = ConsoleAdapter(out=io.StringIO(), humans={dm_chat("you"): "you"})
+
+    async def scenario():
+        panel = await adapter.send_text(dm_chat("you"), "panel", [[Button("Pass", "1:4:pass")]])
+        adapter.choices.pop(dm_chat("you"))  # the human picked; only a notice came back
+        await adapter.send_text(dm_chat("you"), "This choice has expired.")
+        return panel
+
+    panel = asyncio.run(scenario())
+    adapter.restore_choices()
+    assert adapter.choices[dm_chat("you")] == [("Pass", "1:4:pass")]
+    asyncio.run(adapter.edit_text(dm_chat("you"), panel, "panel, nothing to decide"))
+    adapter.choices.pop(dm_chat("you"), None)
+    adapter.restore_choices()
+    assert dm_chat("you") not in adapter.choices  # the panel no longer asks anything
