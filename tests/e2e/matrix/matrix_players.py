@@ -53,6 +53,30 @@ class Player:
     def bodies(self, room: str) -> list[str]:
         return [e.body for e in self.events[room] if hasattr(e, "body") and isinstance(e.body, str)]
 
+    def current(self, room: str) -> list[tuple[str, str]]:
+        """(original event id, body as last edited) of every message in the room, in order."""
+        latest: dict[str, str] = {}
+        order: list[str] = []
+        for e in self.events[room]:
+            content = e.source.get("content", {})
+            rel = content.get("m.relates_to") or {}
+            if rel.get("rel_type") == "m.replace" and "m.new_content" in content:
+                if rel.get("event_id") in latest:
+                    latest[rel["event_id"]] = content["m.new_content"].get("body", "")
+            elif isinstance(getattr(e, "body", None), str):
+                latest[e.event_id] = e.body
+                order.append(e.event_id)
+        return [(i, latest[i]) for i in order]
+
+    def menu(self, room: str) -> tuple[str, str, dict[int, str]] | None:
+        """The room's newest message offering numbered choices: (event id, body, number → label)."""
+        for event_id, body in reversed(self.current(room)):
+            head, sep, tail = body.rpartition("\n\n")
+            choices = dict(_numbered(tail)) if sep else {}
+            if choices and all(_numbered(line) for line in tail.splitlines()):
+                return event_id, body, choices
+        return None
+
     async def say(self, room: str, text: str) -> Any:
         if room not in self.client.rooms:
             await self.sync()
@@ -62,6 +86,16 @@ class Player:
 
     async def close(self) -> None:
         await self.client.close()
+
+
+def _numbered(text: str) -> list[tuple[int, str]]:
+    found = []
+    for line in text.splitlines():
+        number, dot, label = line.partition(". ")
+        if not (dot and number.isdigit()):
+            return []
+        found.append((int(number), label))
+    return found
 
 
 async def login(url: str, user_id: str, password: str, *, encryption: bool = True) -> Player:

@@ -1,0 +1,295 @@
+"""Complete games over Matrix: a real Synapse, the real gateway process (`camelot serve --matrix`, moves and
+outbox in-process on PostgreSQL and Redis), and one real matrix-nio client per player reading its direct room
+and answering with numbers. Checked from what the server holds, not from what the bot believes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import httpx
+import pytest
+from matrix_players import Player, login, settle
+from nio import RoomSendError
+from sqlalchemy import func, select
+
+from service.render.i18n import t
+from service.store import session_scope
+from service.store.models import GameRow, OutboxRow, Seat
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[3]
+BACK = t("en", "menu.back")
+GAME_TIMEOUT = 240.0
+
+
+class GatewayProcess:
+    """`camelot serve --matrix` as its own process, stopped with SIGTERM like a deployment would."""
+
+    def __init__(self, hs, user_id: str, password: str) -> None:
+        self.store = tempfile.mkdtemp(prefix="camelot-matrix-store-")
+        self.log = Path(self.store) / "gateway.log"
+        self.env = {
+            **os.environ,
+            "MATRIX_HOMESERVER": hs.url,
+            "MATRIX_USER": user_id,
+            "MATRIX_PASSWORD": password,
+            "MATRIX_STORE_PATH": self.store,
+            "MATRIX_ROOM_INTERVAL": "0.02",
+            "MATRIX_GLOBAL_INTERVAL": "0.005",
+        }
+        self.env.pop("CELERY_BROKER_URL", None)
+        self.process: subprocess.Popen | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        self.starts += 1
+        with open(self.log, "ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", "from service.cli import app; app()", "serve", "--matrix"],
+                env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+            )
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                raise AssertionError("the gateway did not stop on SIGTERM") from None
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def tail(self) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-60:]) if self.log.exists() else ""
+
+
+def _db(query):
+    with session_scope() as s:
+        return s.execute(query).all()
+
+
+def _game_status(game_id: int) -> str:
+    return _db(select(GameRow.status).where(GameRow.id == game_id))[0][0]
+
+
+async def _raw_history(player: Player, room: str) -> list[dict]:
+    """The room's events as the server gives them to a member now (ciphertext stays so; redactions show)."""
+    events, token = [], None
+    async with httpx.AsyncClient() as http:
+        while True:
+            params = {"dir": "f", "limit": 1000, **({"from": token} if token else {})}
+            r = await http.get(
+                f"{player.client.homeserver}/_matrix/client/v3/rooms/{room}/messages",
+                params=params, headers={"Authorization": f"Bearer {player.client.access_token}"},
+            )
+            r.raise_for_status()
+            body = r.json()
+            events += body["chunk"]
+            token = body.get("end")
+            if not body["chunk"] or token is None:
+                return events
+
+
+async def _wait(check, timeout: float, what: str, gateway: GatewayProcess, *players: Player):
+    deadline = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline or not gateway.alive():
+            raise AssertionError(f"timed out waiting for {what}\n--- gateway log ---\n{gateway.tail()}")
+        if players:
+            await asyncio.gather(*(p.sync(timeout_ms=200) for p in players))
+        else:
+            await asyncio.sleep(0.1)
+
+
+async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None):
+    players = [await login(hs.url, *hs.register(name)) for name in names]
+    host = players[0]
+    created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
+    group = created.room_id
+    await _wait(lambda: all(group in p.client.rooms for p in players), 20, "players in the group", gateway, *players)
+    joined = lambda: bot_id in host.client.rooms[group].users and bot_id not in host.client.rooms[group].invited_users  # noqa: E731
+    await _wait(joined, 20, "the bot in the group", gateway, *players)
+    levels = await host.client.room_get_state_event(group, "m.room.power_levels")
+    await host.client.room_put_state(
+        group, "m.room.power_levels", {**levels.content, "users": {**levels.content.get("users", {}), bot_id: 100}}
+    )
+    await host.say(group, f"!newgame {kind} {len(players)}")
+    game = await _wait(lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 30, "the lobby", gateway)
+    game_id = game[0][0]
+    if seed is not None:  # a known deal (the lobby draws a random one)
+        with session_scope() as s:
+            s.get(GameRow, game_id).seed = seed
+    for p in players[1:]:
+        await p.say(group, "!join")
+    seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))
+    await _wait(lambda: _db(seated)[0][0] == len(players), 30, "everyone seated", gateway, *players)
+    await host.say(group, "!start")
+    await _wait(lambda: _game_status(game_id) == "active", 30, "the start", gateway, *players)
+    return game_id, group, players
+
+
+def _direct_room(player: Player, bot_id: str, group: str) -> str | None:
+    return next((r for r, room in player.client.rooms.items() if r != group and bot_id in room.users), None)
+
+
+async def _play(game_id, group, players, gateway, bot_id, rng, *, restart_after: int | None = None):
+    """Answer every menu with a random number until the game is over. Returns what was observed."""
+    answered: dict[str, tuple[str, str, float]] = {}
+    seen = Counter()
+    silent_rounds = forbidden = allowed_in_silence = 0
+    was_silent = False
+    turn = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while _game_status(game_id) != "finished":
+        assert time.monotonic() < deadline, f"game not finished in time\n{gateway.tail()}"
+        assert gateway.alive() or (restart_after is not None and seen["restarts"] == 0), gateway.tail()
+        await asyncio.gather(*(p.sync(timeout_ms=150) for p in players))
+        silent = players[0].client.rooms[group].power_levels.defaults.events_default >= 50
+        if silent and not was_silent:
+            silent_rounds += 1
+            speaker = players[1 + rng.randrange(len(players) - 1)]  # the host created the room: it may always talk
+            refused = await speaker.client.room_send(group, "m.room.message", {"msgtype": "m.text", "body": "psst"})
+            if isinstance(refused, RoomSendError) and refused.status_code == "M_FORBIDDEN":
+                forbidden += 1
+            else:
+                allowed_in_silence += 1
+        was_silent = silent
+        # One answer per round, then a fresh look: a silence that one answer starts is seen before the next.
+        for p in players[turn % len(players):] + players[:turn % len(players)]:
+            dm = _direct_room(p, bot_id, group)
+            menu = p.menu(dm) if dm else None
+            if menu is None:
+                continue
+            event_id, body, choices = menu
+            last = answered.get(p.user_id)
+            if last and last[:2] == (event_id, body) and time.monotonic() - last[2] < 3.0:
+                continue  # wait for the panel to change (or re-answer a stale menu after a while)
+            numbers = [n for n, label in choices.items() if label != BACK] or list(choices)
+            await p.say(dm, str(rng.choice(numbers)))
+            answered[p.user_id] = (event_id, body, time.monotonic())
+            seen["answers"] += 1
+            turn += 1
+            break
+        if restart_after is not None and seen["answers"] >= restart_after and seen["restarts"] == 0:
+            gateway.stop()
+            await asyncio.sleep(0.5)
+            gateway.start()
+            seen["restarts"] += 1
+    return {"answers": seen["answers"], "silences": silent_rounds, "forbidden": forbidden,
+            "allowed_in_silence": allowed_in_silence}
+
+
+async def _drained(gateway: GatewayProcess, players: list[Player]) -> None:
+    pending = select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending")
+    await _wait(lambda: _db(pending)[0][0] == 0, 60, "the outbox to drain", gateway)
+    await settle(*players, rounds=3)
+
+
+def _text(content: dict) -> str:
+    return (content.get("m.new_content") or content).get("body", "")
+
+
+async def _check_rooms(game_id: int, group: str, players: list[Player], bot_id: str) -> dict:
+    """Nothing lost, nothing repeated, nothing private in the group (or its edit history), DMs only to their owner."""
+    rows = [r for (r,) in _db(select(OutboxRow).where(OutboxRow.platform == "matrix").order_by(OutboxRow.id))]
+    assert [r.id for r in rows if r.status != "sent"] == [], "every outbox row was delivered"
+    dms = {p.user_id: _direct_room(p, bot_id, group) for p in players}
+    assert all(dms.values()) and len(set(dms.values())) == len(players)
+    room_of = {f"@user:{user}": room for user, room in dms.items()}
+    by_room: dict[str, list[OutboxRow]] = {}
+    for r in rows:
+        by_room.setdefault(room_of.get(r.chat, r.chat), []).append(r)
+    stats = {}
+    group_history = await _raw_history(players[0], group)
+    for room, room_rows in by_room.items():
+        owner = next((p for p in players if dms[p.user_id] == room), players[0])
+        history = group_history if room == group else await _raw_history(owner, room)
+        mine = [e for e in history if e["sender"] == bot_id and e["type"] in ("m.room.message", "m.room.encrypted")]
+        redacted = [e for e in mine if "redacted_because" in e.get("unsigned", {})]
+        edits = [e for e in mine if (e["content"].get("m.relates_to") or {}).get("rel_type") == "m.replace"]
+        originals = [e for e in mine if e not in redacted and e not in edits]
+        expected = sum(r.op == "send" for r in room_rows) + len({r.ref for r in room_rows if r.op == "upsert"})
+        deleted = sum(r.op == "delete" for r in room_rows)
+        assert len(originals) == expected - deleted, (room, len(originals), expected, deleted)
+        stats[room] = {"messages": len(originals), "edits": len(edits) + len(redacted), "redacted": len(redacted)}
+        if room == group:
+            live_edits = Counter(e["content"]["m.relates_to"]["event_id"] for e in edits)
+            assert all(n == 1 for n in live_edits.values()), "superseded versions of a group message are redacted"
+        else:
+            assert all(e["type"] == "m.room.encrypted" for e in mine), "direct rooms are end-to-end encrypted"
+            members = await owner.client.joined_members(room)
+            assert {m.user_id for m in members.members} == {bot_id, owner.user_id}
+            others = [p for p in players if p is not owner]
+            assert all(room not in p.client.rooms for p in others)
+    # What the group shows came from rows for the group; no private row's text ever reached it.
+    group_texts = {_text(e["content"]).split("\n\n")[0].removeprefix("* ") for e in group_history
+                   if e["sender"] == bot_id and e.get("content")}
+    private_texts = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) != group}
+    assert not (group_texts & private_texts)
+    return {"group": stats.pop(group), "direct": stats}
+
+
+def _start_gateway(homeserver, name: str) -> tuple[GatewayProcess, str]:
+    bot_id, password = homeserver.register(name)
+    gateway = GatewayProcess(homeserver, bot_id, password)
+    gateway.start()
+    return gateway, bot_id
+
+
+def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg):
+    async def scenario():
+        gateway, bot_id = _start_gateway(homeserver, "camelot_board")
+        began = time.monotonic()
+        try:
+            names = ["arthur_b", "gawain_b", "kay_b", "tristan_b"]
+            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "board", names)
+            seen = await _play(game_id, group, players, gateway, bot_id, random.Random(4), restart_after=25)
+            await _drained(gateway, players)
+            rooms = await _check_rooms(game_id, group, players, bot_id)
+            assert gateway.starts == 2
+            print(f"\nboard game: {seen}, {rooms['group']} in the group, {time.monotonic() - began:.1f}s")
+            for p in players:
+                await p.close()
+        finally:
+            gateway.stop()
+
+    asyncio.run(scenario())
+
+
+def test_card_game_five_players_with_morgan_silence(homeserver, backbone_pg):
+    async def scenario():
+        gateway, bot_id = _start_gateway(homeserver, "camelot_cards")
+        began = time.monotonic()
+        try:
+            names = ["arthur_c", "gawain_c", "kay_c", "tristan_c", "galahad_c"]
+            # Seed 1 turns a Morgan card up within the first few moves whatever the players choose.
+            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "cards", names, seed=1)
+            seen = await _play(game_id, group, players, gateway, bot_id, random.Random(5))
+            await _drained(gateway, players)
+            rooms = await _check_rooms(game_id, group, players, bot_id)
+            assert seen["silences"] >= 1 and seen["forbidden"] == seen["silences"] and not seen["allowed_in_silence"]
+            level = players[0].client.rooms[group].power_levels.defaults.events_default
+            assert level == 0, "the silence is lifted when the game ends"
+            assert not isinstance(await players[1].say(group, "gg"), RoomSendError)
+            print(f"\ncard game: {seen}, {rooms['group']} in the group, {time.monotonic() - began:.1f}s")
+            for p in players:
+                await p.close()
+        finally:
+            gateway.stop()
+
+    asyncio.run(scenario())
