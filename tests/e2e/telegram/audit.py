@@ -10,13 +10,14 @@ lines, or a notice, and nothing else.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import get_game
-from service.render import i18n
+from service.render import board_text, cards_text, i18n  # noqa: F401  imported now, as the worker does at start
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
@@ -42,6 +43,11 @@ class Rendered:
 
     def private_text(self, seat: int, text: str) -> bool:
         return text in self.private.get(seat, set()) or notice(text)
+
+    def closest(self, seat: int, text: str) -> str:
+        """The seat's rendered text nearest to `text`, to show what differs when an audit fails."""
+        found = difflib.get_close_matches(text, list(self.private.get(seat, ())), n=1, cutoff=0)
+        return found[0] if found else ""
 
 
 def _templates() -> list[re.Pattern[str]]:

@@ -169,7 +169,9 @@ def play(
             seat = audit.seats.get(str(r.chat_id))
             assert seat is not None, f"a direct message to someone not seated: {r.chat_id}"
             if r.action in ("send", "edit"):
-                assert audit.private_text(seat, r.text), f"direct message to seat {seat} not its own: {r.text!r}"
+                assert audit.private_text(seat, r.text), (
+                    f"direct message to seat {seat} not its own: {r.text!r}; nearest: {audit.closest(seat, r.text)!r}"
+                )
     assert api.rejected == [] and api.throttled == [], (api.rejected, api.throttled)
     assert api.errors == [], api.errors
     assert all(q["answered_at"] is not None for q in api.world.callbacks.values())
