@@ -54,7 +54,7 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
         if args[0] == "life":
             return 6 if life >= 5 else (4 if life >= 4 and threat else -5)
         if args[0] == "siege":
-            return 4.5 if s.engines <= 6 else (3 if s.engines <= 8 and threat else -2)
+            return 4.5 if s.engines <= 3 else (3 if s.engines <= 7 and threat else -2)
         return 3.5 - 1.5 * threat
     if kind == "peek":
         return 10
@@ -79,6 +79,8 @@ def _loyal_score(s: Any, seat: int, a: Action) -> float:
         return -3
     if kind in ("end", "pass", "stay", "done", "decline"):
         return 0
+    if kind == "arthur":  # a blind exchange helps nobody in particular
+        return -0.5
     if kind == "sacrifice":
         return 1 if life >= 5 else -1
     if kind == "add":  # siege: add the strongest cards until the sum beats any d8 roll
@@ -135,7 +137,26 @@ def _usefulness(s: Any, seat: int, quest: str) -> float:
     """What the knight's hand can do for a quest, plus company: knights on one group quest finish it together."""
     company = sum(1 for i in range(s.n) if i != seat and s.alive[i] and s.loc[i] == quest)
     base = _hand_for(s, seat, quest)
-    return base + (0.8 * company if base > 0 and quest not in ("black_knight", "lancelot") else 0)
+    if base <= 0 or quest in cat.SOLO_QUESTS:
+        return base
+    return base + 0.8 * company + (2 if quest == _focus(s) else 0)
+
+
+_GROUP = ("grail", "excalibur", "dragon", "picts", "saxons")
+
+
+def _focus(s: Any) -> str:
+    """The group quest the whole table should work on: the one its hands can push furthest, weighted by danger."""
+    best, best_score = "grail", float("-inf")
+    for quest in _GROUP:
+        if quest == "grail" and (s.grail_done or s.dark_forest):
+            continue
+        if (quest == "excalibur" and s.excal_done) or (quest == "dragon" and s.lance_stage != "dragon"):
+            continue
+        score = sum(_hand_for(s, i, quest) for i in range(s.n) if s.alive[i] and not s.revealed[i])
+        if score > best_score:
+            best, best_score = quest, score
+    return best
 
 
 def _hand_for(s: Any, seat: int, quest: str) -> float:
@@ -146,11 +167,16 @@ def _hand_for(s: Any, seat: int, quest: str) -> float:
     if quest == "excalibur":
         return min(len(hand), 4) / 2 + (cat.EXCALIBUR_START - s.excal_pos)
     if quest in cat.WARS:
-        needed = [v for v in cat.WAR_RUN if v not in {cat.FIGHT_VALUE[c] for c in s.war_white[quest]}]
-        return sum(1 for v in needed if v in values) + len(s.war_black[quest])
-    rows = s.bk_black if quest == "black_knight" else s.lance_black
+        played = {cat.FIGHT_VALUE[c] for c in s.war_white[quest]}
+        later = sum(0.3 for v in cat.WAR_RUN if v not in played and v in values)
+        nxt = min((v for v in cat.WAR_RUN if v not in played), default=cat.MORDRED_EXTRA)
+        return (2 + later + len(s.war_black[quest]) / 2) if nxt in values else later
+    white, rows = (s.bk_white, s.bk_black) if quest == "black_knight" else (s.lance_white, s.lance_black)
+    played = [cat.FIGHT_VALUE[c] for c in white]
+    pattern = cat.FIGHT_PATTERN["black_knight" if quest == "black_knight" else "lancelot"] if quest != "dragon" else ()
+    fits = sum(1 for v in values if not pattern or played.count(v) < max(pattern))
     pairs = sum(1 for v in set(values) if values.count(v) >= 2)
-    return pairs + sum(values) / 10 + len(rows) / 2
+    return (1 + pairs + fits / 2 + len(rows)) if values else 0
 
 
 def _special_score(s: Any, seat: int, args: tuple) -> float:
