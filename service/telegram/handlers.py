@@ -19,7 +19,7 @@ from telegram.ext import ContextTypes
 from service.chat.base import Inbound
 from service.render import i18n
 from service.sessions import get_sessions
-from service.telegram import inbound
+from service.telegram import inbound, notices
 from service.telegram.adapter import user_key
 
 log = logging.getLogger(__name__)
@@ -35,10 +35,12 @@ NOTICES = {
 @dataclass(frozen=True)
 class Backbone:
     """Where commands go: `submit` hands one on; `precheck` is the cheap check of a tap (seated? current
-    prompt?) giving a reason to refuse it, or None. Tests give their own; `service.dispatch` otherwise."""
+    prompt?) giving a reason to refuse it, or None; `joined_in_group` follows a typed /join (the player may not
+    have opened the direct chat). Tests give their own; `service.dispatch` and the outbox otherwise."""
 
     submit: Callable[[Inbound], Awaitable[None]]
     precheck: Callable[[Inbound], Awaitable[str | None]]
+    joined_in_group: Callable[[Inbound, str], Awaitable[None]]
 
 
 def dispatch_backbone() -> Backbone:
@@ -51,7 +53,19 @@ def dispatch_backbone() -> Backbone:
     async def precheck(command: Inbound) -> str | None:
         return await asyncio.to_thread(dispatch.precheck, command)
 
-    return Backbone(submit, precheck)
+    async def joined_in_group(command: Inbound, bot_username: str) -> None:
+        """A typed /join: if the bot may not write to the player yet, tell them in the group how to fix it."""
+        if not await asyncio.to_thread(notices.direct_chat_open, command.user):
+            await asyncio.to_thread(
+                notices.ask_to_open_direct_chat,
+                command.chat,
+                command.user,
+                command.user_name or command.user,
+                command.language,
+                bot_username,
+            )
+
+    return Backbone(submit, precheck, joined_in_group)
 
 
 def backbone(context: ContextTypes.DEFAULT_TYPE) -> Backbone:
@@ -103,7 +117,10 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if update.effective_chat and update.effective_chat.type == "private":
         remember_direct_chat(update)
     admin = name in ("abort", "start") and await is_admin(update, context)
-    await backbone(context).submit(inbound.command(update, name, tuple(context.args or ()), admin=admin))
+    command = inbound.command(update, name, tuple(context.args or ()), admin=admin)
+    await backbone(context).submit(command)
+    if name == "join" and command.is_group:
+        await backbone(context).joined_in_group(command, context.bot.username)
 
 
 async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -25,6 +25,7 @@ class RecordingBackbone:
 
     def __init__(self) -> None:
         self.submitted: list[Inbound] = []
+        self.joined_in_group: list[tuple[str, str]] = []
         self.lock = threading.Lock()
 
     def backbone(self) -> Backbone:
@@ -35,7 +36,11 @@ class RecordingBackbone:
         async def precheck(command: Inbound) -> str | None:
             return dispatch.precheck(command)
 
-        return Backbone(submit, precheck)
+        async def joined_in_group(command: Inbound, bot_username: str) -> None:
+            with self.lock:
+                self.joined_in_group.append((command.user, bot_username))
+
+        return Backbone(submit, precheck, joined_in_group)
 
 
 @pytest.fixture
@@ -143,3 +148,11 @@ def test_webhook_mode_checks_the_secret_token(fake_api: FakeBotApi) -> None:
         assert len(rec.submitted) == 1
         fake_api.world.webhook["secret_token"] = "right-secret"
         assert [c.command for c in wait_submitted(fake_api, rec, 2)] == ["status", "rules"]
+
+
+def test_typed_join_in_the_group_is_followed_up(world: Any) -> None:
+    api, rec, group, ann, _ = world
+    api.say(ann, group.id, "/join")
+    (join,) = wait_submitted(api, rec, 1)
+    api.wait(lambda: rec.joined_in_group, 10)
+    assert join.command == "join" and rec.joined_in_group == [(str(ann.id), "camelot_test_bot")]
