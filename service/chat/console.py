@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from service.chat.base import Inbound, Keyboard
+from service.render.i18n import normalize, t
 
 PLATFORM = "console"
 GROUP = "table"
@@ -47,6 +48,7 @@ class ConsoleAdapter:
     platform: str = PLATFORM
     messages: dict[str, _Message] = field(default_factory=dict)
     choices: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    lang: str = "en"
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
     _board: tuple[str, bool] = ("", True)  # the group's edited board: latest text, shown whole since?
 
@@ -54,8 +56,8 @@ class ConsoleAdapter:
         return chat == GROUP or chat in self.humans
 
     def _header(self, chat: str, edited: bool) -> str:
-        where = "table" if chat == GROUP else f"to {self.humans.get(chat, chat)}"
-        return f"── {where}{' (updated)' if edited else ''} ──"
+        where = t(self.lang, "console.table") if chat == GROUP else t(self.lang, "console.to", name=self.humans[chat])
+        return f"── {where}{' ' + t(self.lang, 'console.updated') if edited else ''} ──"
 
     def _print(self, chat: str, text: str, buttons: Keyboard | None, before: str | None) -> None:
         """Print a message; an edit (`before` = the old text) prints only its new lines, unless it asks a choice."""
@@ -110,14 +112,15 @@ class ConsoleAdapter:
         self._print(chat, text, buttons, old.text if old is not None else "")
 
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
-        return await self.send_text(chat, f"[picture of the board, {len(photo)} bytes]\n{caption}".rstrip(), buttons)
+        return await self.send_text(chat, self._picture(photo, caption), buttons)
 
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
-        await self.edit_text(
-            chat, message_id, f"[picture of the board, {len(photo)} bytes]\n{caption}".rstrip(), buttons
-        )
+        await self.edit_text(chat, message_id, self._picture(photo, caption), buttons)
+
+    def _picture(self, photo: bytes, caption: str) -> str:
+        return f"{t(self.lang, 'console.picture', size=len(photo))}\n{caption}".rstrip()
 
     async def delete(self, chat: str, message_id: str) -> None:
         self.messages.pop(message_id, None)
@@ -129,7 +132,7 @@ class ConsoleAdapter:
         """The group's own notice explains the silence; the console only marks the restriction."""
         self.silenced = on
         if self._visible(chat):
-            self.out.write(f"── table {'🔇' if on else '🔊'} ──\n\n")
+            self.out.write(f"── {t(self.lang, 'console.table')} {'🔇' if on else '🔊'} ──\n\n")
         return True
 
     async def direct_chat(self, user: str) -> str | None:
@@ -168,7 +171,9 @@ def play(
 
     out = out or sys.stdout
     humans = [f"you{i + 1}" if players - bots > 1 else "you" for i in range(players - bots)]
-    adapter = ConsoleAdapter(out=io.StringIO() if quiet else out, humans={dm_chat(u): u for u in humans})
+    adapter = ConsoleAdapter(
+        out=io.StringIO() if quiet else out, humans={dm_chat(u): u for u in humans}, lang=normalize(lang)
+    )
     registry.register(PLATFORM, lambda: adapter)
     migrate()
     game_id = lobby.create_and_start(
@@ -202,7 +207,8 @@ def play(
         )
     row = _game_row(game_id)
     finished = row["status"] == "finished"
-    return Outcome(game_id, finished, row["seq"], _summary(game, row, finished))
+    names = {seat: humans[seat] if seat < len(humans) else f"Bot {seat + 1}" for seat in range(players)}
+    return Outcome(game_id, finished, row["seq"], _summary(game, row, finished, adapter.lang, names))
 
 
 def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: TextIO) -> str | None:
@@ -211,7 +217,7 @@ def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: Te
     adapter.show_board()
     while True:
         try:
-            answer = read(f"{adapter.humans[chat]} [1-{len(options)}, q to stop]: ").strip()
+            answer = read(t(adapter.lang, "console.ask", name=adapter.humans[chat], n=len(options)) + " ").strip()
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
@@ -219,7 +225,7 @@ def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: Te
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             adapter.choices.pop(chat, None)
             return options[int(answer) - 1][1]
-        out.write(f"  ? type a number from 1 to {len(options)}\n")
+        out.write(f"  ? {t(adapter.lang, 'console.invalid', n=len(options))}\n")
 
 
 def _game_row(game_id: int) -> dict[str, Any]:
@@ -231,10 +237,11 @@ def _game_row(game_id: int) -> dict[str, Any]:
         return {"status": row.status, "seq": row.seq, "result": row.result}
 
 
-def _summary(game: str, row: dict[str, Any], finished: bool) -> str:
-    result = row["result"] or {}
+def _summary(game: str, row: dict[str, Any], finished: bool, lang: str, names: dict[int, str]) -> str:
+    from service.render import result_text
+
+    title = t(lang, f"lobby.game.{game}")
     if not finished:
-        return f"game stopped: {game}, {row['seq']} moves, not finished"
-    winner = result.get("winner") or "nobody"
-    reason = result.get("reason", "")
-    return f"result: {winner} wins ({reason}) · game: {game} · moves: {row['seq']}"
+        return t(lang, "console.stopped", game=title, moves=row["seq"])
+    result = result_text(game, row["result"] or {}, lang, names)
+    return t(lang, "console.summary", game=title, result=result, moves=row["seq"])

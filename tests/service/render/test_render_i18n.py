@@ -74,7 +74,21 @@ def test_every_literal_msgid_used_by_code_is_in_english():
         for m in used
         if m not in english
         and m.split(".")[0]
-        in {"board", "cards", "menu", "you", "result", "loyalty", "prompt", "notice", "waiting", "turn_of", "lobby"}
+        in {
+            "board",
+            "cards",
+            "menu",
+            "you",
+            "result",
+            "loyalty",
+            "prompt",
+            "notice",
+            "waiting",
+            "turn_of",
+            "lobby",
+            "console",
+            "image",
+        }
     )
     assert missing == []
 
