@@ -31,11 +31,15 @@ def play(
 
     With every seat a bot the game runs to its end without input and prints the result and the number of moves.
     """
+    from engine import get_game
     from service.chat import console
 
     if game not in ("board", "cards"):
         raise typer.BadParameter("game must be board or cards")
     players = players or (4 if game == "board" else 3)
+    rules = get_game(game)
+    if not rules.min_players <= players <= rules.max_players:
+        raise typer.BadParameter(f"{game}: {rules.min_players} to {rules.max_players} players")
     bots = players - 1 if bots < 0 else min(bots, players)
     outcome = console.play(game, players=players, bots=bots, seed=seed, lang=lang, quiet=quiet)
     typer.echo(outcome.summary)

@@ -92,3 +92,9 @@ def test_migrate_creates_the_schema(tmp_path):
     assert run.returncode == 0, run.stderr[-2000:]
     assert "database is up to date" in run.stdout
     assert (tmp_path / "camelot.sqlite3").stat().st_size > 0
+
+
+def test_play_refuses_a_table_the_game_does_not_allow():
+    result = CliRunner().invoke(app, ["play", "--game", "board", "--players", "2", "--bots", "2"])
+    assert result.exit_code != 0
+    assert "3 to 7 players" in result.output
