@@ -123,3 +123,24 @@ def test_prompts_name_what_they_are_about():
     assert board_text.prompt_line("face", {**view, "drawn": "black_knight_5"}, 0, "it", {}) == (
         "👉 Giochi Cavaliere Nero 5 scoperta o coperta?"
     )
+
+
+def test_forged_menu_levels_fall_back_to_a_valid_menu():
+    actions = [Action("pick", (i,)) for i in range(30)] + [Action("pass")]
+
+    def kb(level):
+        return menus.build(
+            actions,
+            lambda a: a.encode(),
+            lambda a: a.encode(),
+            lambda k, n: k,
+            game_id=1,
+            seq=1,
+            lang="en",
+            level=level,
+        )
+
+    top = kb(None)
+    assert kb("nosuchkind") == top and kb("") == top
+    assert kb("pick:999") == kb("pick:1")  # past the last page: the last page
+    assert kb("pick:x") == kb("pick")
