@@ -19,7 +19,6 @@ WIDTH = 720
 PARCHMENT = (244, 236, 214)
 INK = (40, 32, 24)
 WHITE, BLACK, GREY, RED, GOLD = (255, 255, 255), (20, 20, 20), (170, 160, 140), (170, 30, 30), (200, 160, 40)
-QUEST_ORDER = ("black_knight", "lancelot", "dragon", "excalibur", "grail", "picts", "saxons")
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
@@ -55,7 +54,7 @@ def render(game_name: str, view: dict[str, Any], lang: str, names: dict[int, str
 
 def _board(view: dict[str, Any], lang: str, names: dict[int, str]) -> bytes:
     seats = view["seats"]
-    height = 250 + 34 * len(QUEST_ORDER) + 28 * len(seats)
+    height = 250 + 34 * len(cat.QUESTS) + 28 * len(seats)
     image = Image.new("RGB", (WIDTH, height), PARCHMENT)
     draw = ImageDraw.Draw(image)
     big, small = _font(24), _font(17)
@@ -66,7 +65,7 @@ def _board(view: dict[str, Any], lang: str, names: dict[int, str]) -> bytes:
     draw.text((20, 92), t(lang, "image.siege_engines"), font=small, fill=INK)
     _track(draw, 170, 90, [RED] * view["siege_engines"], cat.MAX_ENGINES)
     y = 136
-    for quest in QUEST_ORDER:
+    for quest in cat.QUESTS:
         q = view["quests"][quest]
         draw.text((20, y), nm.quest(lang, "board", quest), font=small, fill=INK if q.get("open", True) else GREY)
         if quest == "dragon" and view["quests"]["lancelot"].get("open"):

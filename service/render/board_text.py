@@ -15,8 +15,6 @@ from service.render import names as nm
 from service.render.i18n import fill, has, t, tn
 
 GAME = "board"
-FIGHT_QUESTS = ("black_knight", "lancelot", "dragon")
-QUEST_ORDER = ("black_knight", "lancelot", "dragon", "excalibur", "grail", "picts", "saxons")
 
 
 def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int | None) -> str:
@@ -62,7 +60,7 @@ def _quest_line(lang: str, quest: str, q: dict[str, Any], names: dict[int, str],
         return t(lang, "board.quest.after_lancelot", quest=title)
     if not q.get("open", True):
         return t(lang, "board.quest.over", quest=title)
-    if quest in FIGHT_QUESTS:
+    if quest in cat.FIGHT_QUESTS:
         body = t(lang, "board.quest.fight", white=_values(q["white"], quest), black=_values(q["black"], quest))
     elif quest == "excalibur":
         body = t(lang, "board.quest.excalibur_track", position=q["position"], win=q["win"])
@@ -102,7 +100,7 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     lines += [_seat_line(lang, s, names, current) for s in view["seats"]]
     lines.append("")
     lancelot_open = bool(view["quests"]["lancelot"].get("open"))
-    lines += [_quest_line(lang, q, view["quests"][q], names, lancelot_open) for q in QUEST_ORDER]
+    lines += [_quest_line(lang, q, view["quests"][q], names, lancelot_open) for q in cat.QUESTS]
     in_play = [nm.board_card(lang, c) for c in ("vivien", "mists_of_avalon") if view.get(c)]
     if view.get("heroism"):
         in_play.append(t(lang, "board.heroism_on", quest=nm.quest(lang, GAME, view["heroism"])))
