@@ -42,6 +42,7 @@ class Homeserver:
     process: subprocess.Popen
     started_in: float  # seconds from launch to the first answered /versions
     users: dict[str, str] = field(default_factory=dict)  # user id → password
+    tokens: dict[str, str] = field(default_factory=dict)  # user id → the access token registration gave
 
     def user_id(self, localpart: str) -> str:
         return f"@{localpart}:{self.server_name}"
@@ -57,6 +58,7 @@ class Homeserver:
         r.raise_for_status()
         user_id = r.json()["user_id"]
         self.users[user_id] = password
+        self.tokens[user_id] = r.json()["access_token"]
         return user_id, password
 
     def stop(self) -> None:

@@ -13,7 +13,7 @@ from matrix_players import Player, login, settle
 from nio import RoomPreset, RoomSendError
 from PIL import Image
 
-from service.chat.base import Button, TransientError
+from service.chat.base import Button, PermanentError, RateLimited, TransientError
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect
@@ -216,5 +216,29 @@ def test_login_is_reused_across_restarts(homeserver):
         LoginStore(store).save(dataclasses.replace(again, next_batch="s1_2_3"))
         assert LoginStore(store).load().next_batch == "s1_2_3"
         await second.close()
+
+    asyncio.run(scenario())
+
+
+def test_server_refusals_map_to_the_outbox_retry_classes(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_limited")
+        alice = await _player(homeserver, "alice_limited")
+        room = await _group(bot, alice)
+        admin, _ = homeserver.register("server_admin", admin=True)
+        r = httpx.post(
+            f"{homeserver.url}/_synapse/admin/v1/users/{bot.client.user_id}/override_ratelimit",
+            json={"messages_per_second": 1, "burst_count": 1},
+            headers={"Authorization": f"Bearer {homeserver.tokens[admin]}"},
+        )
+        r.raise_for_status()
+        with pytest.raises(RateLimited) as limited:
+            for i in range(5):
+                await bot.send_text(room, f"flood {i}")
+        assert limited.value.retry_after > 0
+        with pytest.raises(PermanentError):
+            await bot.send_text("!nowhere:localhost", "lost")
+        await alice.close()
+        await bot.client.close()
 
     asyncio.run(scenario())
