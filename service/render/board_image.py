@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.board import catalogue as cat
+from engine.cards import catalogue as cards_cat
 from service.render import names as nm
 from service.render.i18n import t
 
@@ -110,8 +111,9 @@ def _cards(view: dict[str, Any], lang: str) -> bytes:
     draw.text((40, 130), card, font=huge if len(card) < 14 else big, fill=INK)
     swords = view["swords"]
     draw.text((410, 70), t(lang, "image.swords"), font=small, fill=INK)
-    _track(draw, 410, 100, [WHITE] * swords["white"], 8, size=26)
-    _track(draw, 410, 140, [BLACK] * swords["black"], 8, size=26)
+    places = max(cards_cat.END_SWORDS, swords["white"], swords["black"])  # the game ends at 7 of a colour
+    _track(draw, 410, 100, [WHITE] * swords["white"], places, size=26)
+    _track(draw, 410, 140, [BLACK] * swords["black"], places, size=26)
     if view.get("silence"):
         draw.text((410, 200), t(lang, "image.silence"), font=big, fill=RED)
     return _png(image)
