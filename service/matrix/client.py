@@ -39,12 +39,16 @@ async def connect(
     crypto_dir = Path(store_path) / "crypto"
     crypto_dir.mkdir(parents=True, exist_ok=True)
     saved = store.load()
-    if saved is not None and saved.homeserver == homeserver:
+    same_account = saved is not None and saved.homeserver == homeserver and user in (saved.user_id, _localpart(saved))
+    if same_account:
         client = AsyncClient(homeserver, saved.user_id, saved.device_id, str(crypto_dir), client_config(encryption))
         client.restore_login(saved.user_id, saved.device_id, saved.access_token)
-        if isinstance(await client.whoami(), WhoamiResponse):
+        check = await client.whoami()
+        if isinstance(check, WhoamiResponse):
             return client, saved
         await client.close()
+        if check.status_code != "M_UNKNOWN_TOKEN":  # a server problem, not a revoked login: do not make a new device
+            raise RuntimeError(f"Matrix homeserver refused the stored login check: {check}")
     if not password:
         raise RuntimeError("no stored Matrix login and no MATRIX_PASSWORD to log in with")
     client = AsyncClient(homeserver, user, store_path=str(crypto_dir), config=client_config(encryption))
@@ -53,10 +57,14 @@ async def connect(
         await client.close()
         raise RuntimeError(f"Matrix login failed: {response}")
     # The sync position belongs to the account, not the device: keep it so nothing is processed twice.
-    next_batch = saved.next_batch if saved is not None and saved.homeserver == homeserver else None
+    next_batch = saved.next_batch if same_account else None
     login = StoredLogin(homeserver, response.user_id, response.device_id, response.access_token, next_batch)
     store.save(login)
     return client, login
+
+
+def _localpart(login: StoredLogin) -> str:
+    return login.user_id.removeprefix("@").split(":", 1)[0]
 
 
 async def keep_keys(client: AsyncClient) -> None:

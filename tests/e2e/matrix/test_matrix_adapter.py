@@ -215,7 +215,13 @@ def test_login_is_reused_across_restarts(homeserver):
         assert login.device_id in after and after == before  # no second login, no new device
         LoginStore(store).save(dataclasses.replace(again, next_batch="s1_2_3"))
         assert LoginStore(store).load().next_batch == "s1_2_3"
+        await second.logout()  # the token is revoked (e.g. by an admin): one new login, the sync position kept
+        third, fresh = await connect(homeserver.url, homeserver.user_id("bot_login"),
+                                     homeserver.users[homeserver.user_id("bot_login")], store, encryption=False)
+        assert fresh.device_id != login.device_id and fresh.next_batch == "s1_2_3"
+        assert LoginStore(store).load() == fresh
         await second.close()
+        await third.close()
 
     asyncio.run(scenario())
 
@@ -242,3 +248,38 @@ def test_server_refusals_map_to_the_outbox_retry_classes(homeserver):
         await bot.client.close()
 
     asyncio.run(scenario())
+
+
+def test_worker_adapter_reuses_the_gateway_login_and_never_writes_plaintext_to_encrypted_rooms(
+    homeserver, monkeypatch
+):
+    from service.matrix.runtime import worker_adapter
+    from service.sessions import reset_sessions
+    from service.settings import get_settings
+
+    async def scenario():
+        store = tempfile.mkdtemp()
+        gateway, _ = await _bot(homeserver, "bot_worker", store=store, encrypt=True)
+        alice = await _player(homeserver, "alice_worker", encryption=True)
+        group = await _group(gateway, alice)
+        secret = await gateway.direct_chat(alice.user_id)
+        monkeypatch.setenv("MATRIX_STORE_PATH", store)
+        monkeypatch.delenv("REDIS_URL", raising=False)
+        get_settings.cache_clear()
+        reset_sessions()
+        worker = worker_adapter()
+        assert (worker.client.device_id, worker.client.olm) == (gateway.client.device_id, None)
+        event_id = await worker.send_text(group, "board from a worker")
+        await alice.wait_for(lambda p: any(e.event_id == event_id for e in p.events[group]))
+        with pytest.raises(PermanentError):
+            await worker.send_text(secret, "your hand")
+        assert all("your hand" not in str(e.get("content")) for e in await _history(alice, secret))
+        await worker.client.close()
+        await gateway.client.close()
+        await alice.close()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        get_settings.cache_clear()
+        reset_sessions()
