@@ -51,11 +51,3 @@ def auto(kind: str) -> Callable[[Any], Any]:
         return fn
 
     return register
-
-
-def current_only(s: BoardState, frame: Frame) -> list[int]:
-    return [frame.get("seat", s.current)]
-
-
-def waiting(s: BoardState, frame: Frame) -> list[int]:
-    return list(frame["waiting"])
