@@ -148,9 +148,9 @@ def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -
     lines.append(tn(lang, "you.hand", len(hand), cards=cards))
     if you.get("black_top"):
         lines.append(t(lang, "board.you.black_top", cards=", ".join(nm.board_card(lang, c) for c in you["black_top"])))
-    if you.get("reorder"):
-        cards = ", ".join(nm.board_card(lang, c) for c in you["reorder"])
-        lines.append(t(lang, "board.you.reorder", cards=cards))
+    for key in ("reorder", "bury"):  # black cards taken off the deck while this seat decides where they go
+        if you.get(key):
+            lines.append(t(lang, f"board.you.{key}", cards=", ".join(nm.board_card(lang, c) for c in you[key])))
     for fd in you.get("face_down") or []:
         lines.append(
             t(
@@ -215,9 +215,11 @@ SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play"))
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     """A short button label: a whole-label key for kind+first arguments when one exists (`evil.black`,
     `play.piety.others`), else the kind's label and its arguments."""
-    reorder = view["you"].get("reorder") or []
-    if action.kind == "top" and action.args and isinstance(action.args[0], int) and action.args[0] < len(reorder):
-        return t(lang, "board.action.top") + ": " + nm.board_card(lang, reorder[action.args[0]])
+    looked = view["you"].get({"top": "reorder", "bury": "bury"}.get(action.kind, "")) or []
+    if (
+        looked and action.args and isinstance(action.args[0], int) and action.args[0] < len(looked)
+    ):  # a card only this seat saw
+        return t(lang, f"board.action.{action.kind}") + ": " + nm.board_card(lang, looked[action.args[0]])
     args = [str(a) for a in action.args]
     for n in range(len(args), 0, -1):
         key = ".".join(["board.action", action.kind, *args[:n]])

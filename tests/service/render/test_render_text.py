@@ -144,3 +144,15 @@ def test_forged_menu_levels_fall_back_to_a_valid_menu():
     assert kb("nosuchkind") == top and kb("") == top
     assert kb("pick:999") == kb("pick:1")  # past the last page: the last page
     assert kb("pick:x") == kb("pick")
+
+
+def test_every_decision_kind_of_both_engines_has_a_sentence():
+    from engine.board.frames import DECISIONS
+    from engine.cards.game import PHASES
+    from service.render.i18n import has
+
+    board = set(DECISIONS) - {"split"}  # split is worded per step (split_assign, split_vote)
+    assert board and all(has(f"board.prompt.{kind}") for kind in board), sorted(board)
+    cards = {kind for kind, _, _ in PHASES.values()}
+    assert all(has(f"cards.prompt.{kind}") for kind in cards), sorted(cards)
+    assert has("board.prompt.split_assign") and has("board.prompt.split_vote")
