@@ -156,3 +156,18 @@ def test_every_decision_kind_of_both_engines_has_a_sentence():
     cards = {kind for kind, _, _ in PHASES.values()}
     assert all(has(f"cards.prompt.{kind}") for kind in cards), sorted(cards)
     assert has("board.prompt.split_assign") and has("board.prompt.split_vote")
+
+
+def test_every_action_kind_in_the_engines_has_a_label():
+    import re
+    from pathlib import Path
+
+    from service.render.i18n import has
+
+    root = Path(__file__).resolve().parents[3] / "engine"
+    for game in ("board", "cards"):
+        source = "".join(p.read_text() for p in (root / game).glob("*.py"))
+        kinds = set(re.findall(r'Action\("([a-z_]+)"', source))
+        assert len(kinds) > 5
+        missing = sorted(k for k in kinds if not has(f"{game}.action.{k}"))
+        assert missing == [], (game, missing)
