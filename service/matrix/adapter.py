@@ -319,6 +319,14 @@ class MatrixAdapter:
         await self._save_direct_map(direct)
         return resp.room_id
 
+    @_on_home_loop
+    async def remember_direct(self, user: str, room: str) -> None:
+        """A direct room the player opened with the bot: use it unless the bot already has one with them."""
+        direct = await self._direct_map()
+        if user not in direct:
+            direct[user] = room
+            await self._save_direct_map(direct)
+
     async def _save_direct_map(self, direct: dict[str, str]) -> None:
         """Record the direct rooms in `m.direct` account data (the server does not do it for the creator)."""
         async with _network():

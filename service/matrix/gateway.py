@@ -96,14 +96,25 @@ class Gateway:
         if any(isinstance(e, UnknownAccountDataEvent) and e.type == "m.direct" for e in resp.account_data_events):
             self.adapter.forget_direct_rooms()
         for room_id, info in resp.rooms.invite.items():
-            if any(isinstance(e, InviteMemberEvent) and e.state_key == self.client.user_id for e in info.invite_state):
-                await self.client.join(room_id)
+            await self._accept(room_id, info.invite_state)
         if not fresh:
             for room_id, info in resp.rooms.join.items():
                 for event in self._since_joined(info.timeline.events):
                     await self._handle(room_id, event)
         self.login = replace(self.login, next_batch=resp.next_batch)
         self._hand_on(self.store.save, self.login)
+
+    async def _accept(self, room_id: str, invite_state: list) -> None:
+        """Join every room the bot is invited to; a player's own direct chat with the bot is recorded as such."""
+        invite = next(
+            (e for e in invite_state if isinstance(e, InviteMemberEvent) and e.state_key == self.client.user_id),
+            None,
+        )
+        if invite is None or invite.membership != "invite":
+            return
+        await self.client.join(room_id)
+        if invite.content.get("is_direct"):
+            await self.adapter.remember_direct(invite.sender, room_id)
 
     def _since_joined(self, events: list) -> list:
         """A room the bot has just joined comes with recent history: only what follows the bot's join counts."""

@@ -88,16 +88,28 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         assert rec.inbound[2].text == "12:4:@fight"
         seen = [c.update_id for c in rec.inbound]
 
+        # A player who opens a direct chat with the bot gets it recorded as theirs (m.direct) and treated as direct.
+        bob: Player = await login(homeserver.url, *homeserver.register("bob_gw"))
+        opened = await bob.client.room_create(is_direct=True, invite=[gw.client.user_id])
+        await _until(gw, lambda: opened.room_id in gw.client.rooms)
+        assert await gw.adapter.direct_chat(bob.user_id) == opened.room_id
+        assert opened.room_id in (await gw.client.list_direct_rooms()).rooms[bob.user_id]
+        await bob.say(opened.room_id, "!help")
+        await _until(gw, lambda: len(rec.inbound) == 4)
+        assert (rec.inbound[3].command, rec.inbound[3].is_group) == ("help", False)
+        await bob.close()
+        seen.append(rec.inbound[3].update_id)
+
         # Restart: a new process with the same store resumes after the last handled event.
         await gw.drain()
         await gw.client.close()
         await alice.say(group, "!status")
         gw2 = await _gateway(homeserver, "bot_gw", store, sessions, rec)
         assert gw2.login.device_id == gw.login.device_id
-        await _until(gw2, lambda: len(rec.inbound) == 4)
+        await _until(gw2, lambda: len(rec.inbound) == 5)
         await gw2.step(timeout_ms=200)
-        assert [c.command for c in rec.inbound[3:]] == ["status"]
-        assert [c.update_id for c in rec.inbound[:3]] == seen
+        assert [c.command for c in rec.inbound[4:]] == ["status"]
+        assert [c.update_id for c in rec.inbound[:4]] == seen
         assert len({c.update_id for c in rec.inbound}) == len(rec.inbound)
         await gw2.client.close()
         await alice.close()
