@@ -155,7 +155,7 @@ def test_direct_room_encrypted_reaches_only_its_player(homeserver):
 
 def test_photo_upload(homeserver):
     async def scenario():
-        bot, _ = await _bot(homeserver, "bot_photo")
+        bot, choices = await _bot(homeserver, "bot_photo")
         alice = await _player(homeserver, "alice_photo")
         room = await _group(bot, alice)
         buf = io.BytesIO()
@@ -165,6 +165,16 @@ def test_photo_upload(homeserver):
         assert event.source["content"]["info"]["w"] == 40
         downloaded = await alice.client.download(event.source["content"]["url"])
         assert downloaded.body == buf.getvalue()
+        newer = io.BytesIO()
+        Image.new("RGB", (60, 20), "blue").save(newer, "PNG")
+        await bot.edit_photo(room, event_id, newer.getvalue(), "Board, later", [[Button("Status", "L3:status")]])
+        edit = await alice.wait_for(lambda p: next((e for e in p.events[room] if (
+            e.source["content"].get("m.relates_to", {}).get("event_id") == event_id)), None))
+        replaced = edit.source["content"]["m.new_content"]
+        assert (replaced["msgtype"], replaced["info"]["w"]) == ("m.image", 60)
+        assert replaced["body"] == "Board, later\n\n1. Status"
+        assert (await alice.client.download(replaced["url"])).body == newer.getvalue()
+        assert choices.lookup(room, 1, event_id=event_id) == "L3:status"
         await alice.close()
         await bot.client.close()
 

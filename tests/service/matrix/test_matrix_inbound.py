@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from service.chat.base import Button
-from service.matrix import numbered
+from service.dispatch import ADMIN_FLAG
+from service.matrix import inbound, numbered
 from service.matrix.choices import KEEP_MENUS, ChoiceMaps
 from service.sessions import MemorySessions
 
@@ -53,3 +54,30 @@ def test_first_time_flag_is_once_per_room():
     assert maps.first_time("!r", "silence-power") is True
     assert maps.first_time("!r", "silence-power") is False
     assert maps.first_time("!s", "silence-power") is True
+
+
+def _origin(is_group: bool) -> inbound.Origin:
+    return inbound.Origin("!room", "@ann:x", "$ev", "Ann", is_group)
+
+
+def test_commands_are_recognized_with_arguments_and_admin_flag():
+    assert inbound.parse_command("!NewGame cards 5") == ("newgame", ("cards", "5"))
+    assert inbound.parse_command("  !join ") == ("join", ())
+    for text in ("join", "!dance", "!", "hello !join"):
+        assert inbound.parse_command(text) is None
+    cmd = inbound.command(_origin(True), "abort", (), admin=True)
+    assert (cmd.platform, cmd.kind, cmd.command, cmd.is_group) == ("matrix", "command", "abort", True)
+    assert cmd.args == (ADMIN_FLAG,)
+    assert inbound.command(_origin(True), "abort", (), admin=False).args == ()
+
+
+def test_numbers_count_in_direct_rooms_or_as_replies_only():
+    reply = {"m.relates_to": {"m.in_reply_to": {"event_id": "$menu"}}}
+    assert inbound.number_in_message("2", {}, direct=True) == (2, None)
+    assert inbound.number_in_message("2", {}, direct=False) is None
+    assert inbound.number_in_message("> quoted\n\n2", reply, direct=False) == (2, "$menu")
+    assert inbound.number_in_message("two", reply, direct=True) is None
+    assert inbound.number_in_reaction("2️⃣", "$menu") == (2, "$menu")
+    assert inbound.number_in_reaction("🎉", "$menu") is None
+    tap = inbound.choice(_origin(False), "7:3:play:2")
+    assert (tap.kind, tap.text, tap.update_id, tap.user) == ("tap", "7:3:play:2", "$ev", "@ann:x")
