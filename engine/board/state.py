@@ -35,17 +35,6 @@ class BoardState:
         data["rng"] = [version, list(internal), gauss]
         return data
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> BoardState:
-        state = cls()
-        for f in _FIELDS:
-            setattr(state, f, copy.deepcopy(data[f]))
-        state.rng = random.Random()
-        version, internal, gauss = data["rng"]
-        state.rng.setstate((version, tuple(internal), gauss))
-        state.cache = None
-        return state
-
     def copy(self) -> BoardState:
         state = BoardState()
         for f in _FIELDS:

@@ -174,3 +174,20 @@ def test_random_games_with_players_leaving_and_joining() -> None:
             GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
             check_invariants(state)
         assert GAME.result(state) is not None, f"seed {seed}"
+
+
+def test_states_survive_pickling_as_the_service_caches_them() -> None:
+    import pickle
+
+    state = GAME.new_game({"players": 5}, 21)
+    rng = random.Random(2)
+    for _ in range(60):
+        seat = GAME.pending(state)[0].seat
+        GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
+    loaded = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    assert GAME.digest(loaded) == GAME.digest(state)
+    seat = GAME.pending(state)[0].seat
+    action = GAME.legal_actions(state, seat)[0]
+    GAME.apply(loaded, seat, action)
+    GAME.apply(state, seat, action)
+    assert GAME.digest(loaded) == GAME.digest(state)
