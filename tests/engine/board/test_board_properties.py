@@ -4,6 +4,7 @@ in range, replay reproduces the digest, views are JSON and hide exactly what a s
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -177,8 +178,6 @@ def test_random_games_with_players_leaving_and_joining() -> None:
 
 
 def test_states_survive_pickling_as_the_service_caches_them() -> None:
-    import pickle
-
     state = GAME.new_game({"players": 5}, 21)
     rng = random.Random(2)
     for _ in range(60):
