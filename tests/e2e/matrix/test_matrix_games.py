@@ -200,6 +200,13 @@ async def _drained(gateway: GatewayProcess, players: list[Player]) -> None:
     await settle(*players, rounds=3)
 
 
+def _base(body: str) -> str:
+    """A message's text without the numbered choices the adapter appends."""
+    head, sep, tail = body.rpartition("\n\n")
+    numbered = all(line.partition(". ")[0].isdigit() and ". " in line for line in tail.splitlines())
+    return head if sep and tail and numbered else body
+
+
 def _text(content: dict) -> str:
     return (content.get("m.new_content") or content).get("body", "")
 
@@ -237,10 +244,11 @@ async def _check_rooms(game_id: int, group: str, players: list[Player], bot_id: 
             others = [p for p in players if p is not owner]
             assert all(room not in p.client.rooms for p in others)
     # What the group shows came from rows for the group; no private row's text ever reached it.
-    group_texts = {_text(e["content"]).split("\n\n")[0].removeprefix("* ") for e in group_history
-                   if e["sender"] == bot_id and e.get("content")}
-    private_texts = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) != group}
-    assert not (group_texts & private_texts)
+    group_texts = {_base(_text(e["content"])) for e in group_history if e["sender"] == bot_id and e.get("content")}
+    group_rows = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) == group}
+    private_rows = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) != group}
+    assert group_texts <= group_rows, group_texts - group_rows
+    assert not (group_texts & private_rows)
     return {"group": stats.pop(group), "direct": stats}
 
 
