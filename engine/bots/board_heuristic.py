@@ -129,8 +129,11 @@ def _move_score(s: Any, seat: int, to: str) -> float:
     stay = 0.0 if here == cat.CAMELOT else _usefulness(s, seat, here)
     if to == cat.CAMELOT:  # refill a thin hand, or defend the walls
         defend = 4 if s.engines >= 8 and _fight_count(hand) >= 2 else 0
-        return 1.5 + max(defend, 1.3 * max(0, 5 - len(hand))) - stay
-    return 1.5 + _usefulness(s, seat, to) - stay
+        return min(_MOVE_CAP, 1.5 + max(defend, 1.3 * max(0, 5 - len(hand))) - stay)
+    return min(_MOVE_CAP, 1.5 + _usefulness(s, seat, to) - stay)
+
+
+_MOVE_CAP = 6.5  # acting where one stands (quest actions score 7+) beats travelling
 
 
 def _usefulness(s: Any, seat: int, quest: str) -> float:
@@ -153,7 +156,9 @@ def _focus(s: Any) -> str:
             continue
         if (quest == "excalibur" and s.excal_done) or (quest == "dragon" and s.lance_stage != "dragon"):
             continue
-        score = sum(_hand_for(s, i, quest) for i in range(s.n) if s.alive[i] and not s.revealed[i])
+        knights = [i for i in range(s.n) if s.alive[i] and not s.revealed[i]]
+        there = sum(1 for i in knights if s.loc[i] == quest)  # sticky: the table keeps its focus once there
+        score = 3 * there + sum(_hand_for(s, i, quest) for i in knights)
         if score > best_score:
             best, best_score = quest, score
     return best
