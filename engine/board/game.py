@@ -119,8 +119,10 @@ class BoardGame(Game):
 
     def resample_hidden(self, state: BoardState, seat: int | None, rng: random.Random) -> BoardState:
         """A copy where what `seat` may not know is re-dealt: other hands and the white deck, the black deck below
-        the cards it has seen, others' face-down black cards (within their kind), loyalty it does not know, and the
-        future of the random generator. Discard piles are kept as they are."""
+        the cards it has seen, others' face-down black cards (within their kind), a Black Knight or Lancelot card
+        another knight just drew, cards in the current player's look, loyalty it does not know, and the future of
+        the random generator. Kept as they are: discard piles, cards already committed to a pending choice, and
+        (not tracked) what the seat learnt of other hands through exchanges, Messenger or shared face-up cards."""
         s = state.copy()
         _resample_white(s, seat, rng)
         _resample_black(s, seat, rng)
