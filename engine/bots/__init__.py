@@ -7,7 +7,10 @@ from typing import Any
 
 from engine.bots.random_bot import RandomBot
 
-HEURISTIC = {"board": "engine.bots.board_heuristic:BoardHeuristicBot", "cards": "engine.bots.cards_heuristic:CardsHeuristicBot"}
+HEURISTIC = {
+    "board": "engine.bots.board_heuristic:BoardHeuristicBot",
+    "cards": "engine.bots.cards_heuristic:CardsHeuristicBot",
+}
 
 
 def heuristic_bot(game_name: str, **kwargs: Any) -> Any:

@@ -23,7 +23,10 @@ def test_action_code_round_trips(kind: str, arguments: list) -> None:
     assert decode(code, "B-CODE") == action
 
 
-@pytest.mark.parametrize("code", ["", "Move", "move:", "move:1..2", "move:-1", "x" * 41, "mové", "move:1;drop", None, 7])
+MALFORMED = ["", "Move", "move:", "move:1..2", "move:-1", "x" * 41, "mové", "move:1;drop", None, 7]
+
+
+@pytest.mark.parametrize("code", MALFORMED)
 def test_malformed_codes_raise_illegal_action(code) -> None:
     with pytest.raises(IllegalAction) as err:
         decode(code, "C-CODE")
@@ -49,7 +52,10 @@ def test_callback_data_fits_telegram_and_round_trips(game_id: int, seq: int, kin
     assert callback.unpack(data) == callback.Choice(game_id, seq, code)
 
 
-@pytest.mark.parametrize("data", ["", "garbage", "1:2", "a:b:c", "1:2:" + "x" * 61, "L1:JOIN", "\x00\x01", "1:2:move x"])
+FORGED = ["", "garbage", "1:2", "a:b:c", "1:2:" + "x" * 61, "L1:JOIN", "\x00\x01", "1:2:move x"]
+
+
+@pytest.mark.parametrize("data", FORGED)
 def test_forged_callback_data_is_rejected_quietly(data: str) -> None:
     assert callback.unpack(data) is None
 
