@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 from collections.abc import Callable
 
 from service.chat.base import ChatAdapter
@@ -22,9 +24,19 @@ def register(platform: str, factory: Callable[[], ChatAdapter]) -> None:
 def get_adapter(platform: str) -> ChatAdapter:
     if platform not in _instances:
         if platform not in _factories:
+            _import_gateway(platform)
+        if platform not in _factories:
             raise LookupError(f"no chat adapter registered for {platform!r}")
         _instances[platform] = _factories[platform]()
     return _instances[platform]
+
+
+def _import_gateway(platform: str) -> None:
+    """A worker runs no gateway: importing `service.<platform>` lets a package that registers its adapter on
+    import (service.telegram) do so."""
+    if platform.isidentifier():
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"service.{platform}")
 
 
 def unregister(platform: str) -> None:

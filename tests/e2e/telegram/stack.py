@@ -1,7 +1,7 @@
 """The whole service as separate processes around a fake Telegram: the gateway (`camelot serve --telegram`) and a
-Celery worker, with PostgreSQL and Redis on 127.0.0.1. Rates are scaled by TIME_SCALE on both sides (the worker's
-buckets and the fake server's limits), so a game takes seconds per round instead of minutes, and every rate is
-still enforced against the same proportions as Telegram's.
+Celery worker (`camelot worker`), with PostgreSQL and Redis on 127.0.0.1. Rates are scaled by TIME_SCALE on both
+sides (the worker's buckets and the fake server's limits), so a game takes seconds per round instead of minutes,
+and every rate is still enforced in the same proportions as Telegram's.
 """
 
 from __future__ import annotations
@@ -15,12 +15,7 @@ from pathlib import Path
 from fake_bot_api import FakeBotApi, RateLimits
 
 TIME_SCALE = 10  # 1 message/s per chat becomes 10/s; 20/min per group becomes 20 per 6 s; 30/s becomes 300/s
-WORKER_BOOT = (
-    "import sys, service.telegram\n"  # registers the Telegram adapter in the worker
-    "from workers.app import app\n"
-    "app.worker_main(sys.argv[1:])\n"
-)
-GATEWAY_BOOT = "from service.cli import app\napp()\n"
+CAMELOT = "from service.cli import app\napp()\n"  # the `camelot` command, as the Procfile runs it
 
 
 def scaled_limits() -> RateLimits:
@@ -60,7 +55,7 @@ class Stack:
             [
                 sys.executable,
                 "-c",
-                WORKER_BOOT,
+                CAMELOT,
                 "worker",
                 "--concurrency",
                 "2",
@@ -71,7 +66,7 @@ class Stack:
                 "--without-heartbeat",
             ],
         )
-        self._spawn("gateway", [sys.executable, "-c", GATEWAY_BOOT, "serve", "--telegram"])
+        self._spawn("gateway", [sys.executable, "-c", CAMELOT, "serve", "--telegram"])
 
     def _spawn(self, name: str, argv: list[str]) -> None:
         out = (self.logs / f"{name}.log").open("wb")
