@@ -27,6 +27,7 @@ from service.telegram.inbound import join_link, lobby_of
 
 PLATFORM = "telegram"
 CAPTION_LIMIT = 1024
+TEXT_LIMIT = 4096
 _SEND_RIGHTS = (
     "can_send_messages",
     "can_send_audios",
@@ -143,7 +144,7 @@ class TelegramAdapter:
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
         bot = await self.bot()
         async with translated_errors():
-            msg = await bot.send_message(int(chat), text, reply_markup=keyboard_markup(buttons, bot.username))
+            msg = await bot.send_message(int(chat), _text(text), reply_markup=keyboard_markup(buttons, bot.username))
         return str(msg.message_id)
 
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
@@ -151,7 +152,7 @@ class TelegramAdapter:
         try:
             async with translated_errors():
                 await bot.edit_message_text(
-                    text,
+                    _text(text),
                     chat_id=int(chat),
                     message_id=int(message_id),
                     reply_markup=keyboard_markup(buttons, bot.username),
@@ -251,3 +252,10 @@ class TelegramAdapter:
 
 def _caption(text: str) -> str:
     return text if len(text) <= CAPTION_LIMIT else text[: CAPTION_LIMIT - 1] + "…"
+
+
+def _text(text: str) -> str:
+    """Telegram refuses an empty text and one over 4096 characters; a message must not be lost for that."""
+    if not text.strip():
+        return "…"
+    return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1] + "…"

@@ -145,3 +145,12 @@ def test_one_adapter_serves_several_event_loops(api: FakeBotApi, adapter: Telegr
     run(adapter.send_text(str(group.id), "first loop"))
     run(adapter.send_text(str(group.id), "second loop"))
     assert [m.text for m in api.messages(group.id)] == ["first loop", "second loop"]
+
+
+def test_overlong_and_empty_texts_still_arrive(api: FakeBotApi, adapter: TelegramAdapter) -> None:
+    group = api.add_group("Table", [api.add_user("Ann")])
+    mid = run(adapter.send_text(str(group.id), "x" * 5000))
+    run(adapter.edit_text(str(group.id), mid, ""))
+    long_one, *_ = [r.text for r in api.records(group.id)]
+    assert len(long_one) == 4096 and long_one.endswith("…")
+    assert api.messages(group.id)[0].text == "…" and api.rejected == []
