@@ -107,16 +107,16 @@ def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float]]:
 def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float]]:
     from workers.queue import enqueue
 
-    length = int((args.warmup + args.seconds) / max(delay, 0.001) * 1.5) + 10 if delay else 10**6
+    until = time.time() + args.warmup + args.seconds + 1.0
     with ThreadPoolExecutor(8) as pool:
         list(
             pool.map(
-                lambda n: enqueue("noop", countdown=delay * (n / chains) or None, chain=length, delay=delay),
+                lambda n: enqueue("noop", countdown=delay * (n / chains) or None, until=until, delay=delay),
                 range(chains),
             )
         )
     result = _window("noop", args)
-    _purge()
+    _drain()
     return result
 
 
@@ -149,15 +149,20 @@ def _stop_games(ids: list[int]) -> None:
 
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active").values(status="aborted"))
-    _purge()
+    _drain()
 
 
 def _purge() -> None:
-    """Drop the phase's queued tasks (the worker's prefetched ones find their game stopped and do nothing)."""
+    """Drop queued tasks (left by an earlier run, or a stopped phase's: they would find their game stopped)."""
     from workers.app import configure
 
     configure().control.purge()
-    time.sleep(1.0)
+
+
+def _drain() -> None:
+    """Let the phase's last tasks finish before the next phase is measured."""
+    time.sleep(2.0)
+    _purge()
 
 
 def _cleanup(run: str) -> None:
@@ -186,6 +191,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     migrate()
     run = str(int(time.time()))
     delay = args.games / args.rate
+    _purge()
     worker = _start_worker(args.concurrency)
     try:
         noop_rate, noop_rt = _noop_phase(args, delay, args.games)

@@ -58,9 +58,11 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         enqueue("deliver", countdown=0.2, platform=platform, chat=chat)
         return 0
     handled = 0
+    sent: list[int] = []  # rows sent whose bookkeeping is one UPDATE at the end
     try:
         adapter = get_adapter(platform)
         while True:
+            _mark_sent(sent)  # before reading again: those rows are done
             with session_scope() as s:
                 rows = outbox.pending_for_chat(s, platform, chat, BATCH)
             if not rows:
@@ -73,7 +75,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                     delay = sessions.take(buckets(settings, platform, real_chat or chat, row.is_group))
                     if delay <= 0:
                         handled += 1
-                        if _send_row(adapter, row, real_chat):
+                        if _send_row(adapter, row, real_chat, sent):
                             continue
                         break  # not sent (429 or network error): reload, the row is still first in this chat
                 if in_process:
@@ -85,6 +87,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                 if last_batch:
                     return handled
     finally:
+        _mark_sent(sent)
         lock.__exit__(None, None, None)
 
 
@@ -121,7 +124,7 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
     request_delivery(row.platform, group)
 
 
-def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> bool:
+def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None, sent: list[int]) -> bool:
     """True when the row is done (sent, or failed for good); False when it must be tried again later."""
     sessions = get_sessions()
     settings = get_settings()
@@ -151,8 +154,19 @@ def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None) -> bool:
         _finish(row, "failed", error=str(exc)[:500])
         log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(exc))
         return True
-    _finish(row, "sent", message_id=message_id if new_id else None, chat=chat)
+    if new_id:
+        _finish(row, "sent", message_id=message_id, chat=chat)
+    else:
+        sent.append(row.id)
     return True
+
+
+def _mark_sent(ids: list[int]) -> None:
+    """Mark `ids` sent and empty the list."""
+    if ids:
+        with session_scope(lazy_commit=True) as s:
+            s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids)).values(status="sent", sent_at=utcnow()))
+        ids.clear()
 
 
 @retry(

@@ -7,6 +7,7 @@ move's transaction) and `play_bot` (valid only at its seq). `deliver`, `command`
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from workers import commands, deadline_scan, delivery, metrics, moves
@@ -38,12 +39,12 @@ def _scan() -> dict[str, int]:
     return deadline_scan.scan()
 
 
-def _noop(chain: int = 0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
+def _noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
     """The benchmark's baseline: a task that does nothing but, like a bot move, hand on to the next in its chain
-    (after `delay` seconds, like a bot's `bot_delay`)."""
+    (after `delay` seconds, like a bot's `bot_delay`) until the time `until`."""
     metrics.observe("noop", enqueued_at)
-    if chain > 0:
-        enqueue("noop", countdown=delay or None, chain=chain - 1, delay=delay)
+    if time.time() < until:
+        enqueue("noop", countdown=delay or None, until=until, delay=delay)
 
 
 RUNNERS: dict[str, Any] = {
