@@ -39,9 +39,6 @@ def stack(
     fake_api.wait(lambda: fake_api.calls["getUpdates"] > 0, 30, "the gateway's first poll")
     try:
         yield running
-    except BaseException:
-        print(running.log_tail())
-        raise
     finally:
         running.stop()
 
@@ -149,9 +146,12 @@ def play(
             api.say(member, group.id, "we may talk again")
             seen["lifted"] += 1
 
-    table.play_until(
-        lambda: game_row(game_id)[0] == "finished", timeout=420, on_step=check_silence if watch_silence else None
-    )
+    try:
+        table.play_until(
+            lambda: game_row(game_id)[0] == "finished", timeout=420, on_step=check_silence if watch_silence else None
+        )
+    except TimeoutError as exc:
+        raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
     if watch_silence:
