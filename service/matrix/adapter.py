@@ -21,6 +21,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import quote
 
+import structlog
 from aiohttp import ClientError
 from nio import (
     AsyncClient,
@@ -40,6 +41,7 @@ from service.chat.base import Keyboard, PermanentError, RateLimited, TransientEr
 from service.matrix import numbered
 from service.matrix.choices import ChoiceMaps
 
+log = structlog.get_logger(__name__)
 SILENCE_LEVEL = 50
 MSGTYPE = "m.notice"  # bots speak in notices, so other bots never answer them
 
@@ -164,7 +166,12 @@ class MatrixAdapter:
         }
         latest = await self._send(chat, "m.room.message", content)
         if not await self.is_direct(chat):
-            await self._redact_superseded(chat, message_id, keep=latest)
+            try:
+                await self._redact_superseded(chat, message_id, keep=latest)
+            except (TransientError, RateLimited, PermanentError) as exc:
+                # The edit itself is done (failing here would make the outbox send the message anew);
+                # the next edit of this message redacts whatever is left.
+                log.warning("matrix.redact_failed", room=chat, error=str(exc))
 
     async def _redact_superseded(self, chat: str, message_id: str, keep: str) -> None:
         """Redact every earlier edit of `message_id`: the room's history then shows only the current version."""

@@ -232,7 +232,10 @@ async def _check_rooms(game_id: int, group: str, players: list[Player], bot_id: 
         originals = [e for e in mine if e not in redacted and e not in edits]
         expected = sum(r.op == "send" for r in room_rows) + len({r.ref for r in room_rows if r.op == "upsert"})
         deleted = sum(r.op == "delete" for r in room_rows)
-        assert len(originals) == expected - deleted, (room, len(originals), expected, deleted)
+        assert len(originals) == expected - deleted, (
+            room, expected, deleted, [(_text(e["content"])[:60], e["origin_server_ts"]) for e in originals],
+            [(r.id, r.op, r.ref, r.status, r.attempts, r.error, r.payload.get("text", "")[:40]) for r in room_rows],
+        )
         stats[room] = {"messages": len(originals), "edits": len(edits) + len(redacted), "redacted": len(redacted)}
         if room == group:
             live_edits = Counter(e["content"]["m.relates_to"]["event_id"] for e in edits)
@@ -244,7 +247,8 @@ async def _check_rooms(game_id: int, group: str, players: list[Player], bot_id: 
             others = [p for p in players if p is not owner]
             assert all(room not in p.client.rooms for p in others)
     # What the group shows came from rows for the group; no private row's text ever reached it.
-    group_texts = {_base(_text(e["content"])) for e in group_history if e["sender"] == bot_id and e.get("content")}
+    group_texts = {_base(_text(e["content"])) for e in group_history
+                   if e["sender"] == bot_id and e["type"] == "m.room.message" and e.get("content")}
     group_rows = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) == group}
     private_rows = {r.payload.get("text", "") for r in rows if room_of.get(r.chat, r.chat) != group}
     assert group_texts <= group_rows, group_texts - group_rows
