@@ -210,6 +210,7 @@ def create_and_start(
                 "players": players,
                 "bots": bots > 0,
                 "bot_kind": bot_kind,
+                "bot_delay": bot_delay,
                 "turn_deadline": get_settings().turn_deadline,
                 "response_deadline": get_settings().response_deadline,
             },
