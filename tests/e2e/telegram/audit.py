@@ -21,6 +21,7 @@ from service.render import board_text, cards_text, i18n  # noqa: F401  imported 
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
+from service.telegram.adapter import NO_RIGHTS_DEFAULT
 from workers import presenting
 from workers.publish import seat_name
 
@@ -39,7 +40,9 @@ class Rendered:
     silenced: bool = False
 
     def public_text(self, text: str) -> bool:
-        return text in self.boards or all(line in self.lines or notice(line) for line in text.split("\n"))
+        if text in self.boards or text == NO_RIGHTS_DEFAULT:
+            return True
+        return all(line in self.lines or notice(line) for line in text.split("\n"))
 
     def private_text(self, seat: int, text: str) -> bool:
         return text in self.private.get(seat, set()) or notice(text)
