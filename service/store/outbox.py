@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from service.store.models import OutboxRow, SentMessage, utcnow
@@ -59,6 +59,19 @@ def upsert_if_changed(
         s.add(SentMessage(platform=platform, chat=chat, ref=ref, digest=key))
     else:
         known.digest = key
+    # An edit of `ref` still waiting is superseded: the chat sees only the newest content (fewer edits, and a
+    # backlog behind the platform's rate limits shrinks instead of growing).
+    s.execute(
+        update(OutboxRow)
+        .where(
+            OutboxRow.platform == platform,
+            OutboxRow.chat == chat,
+            OutboxRow.ref == ref,
+            OutboxRow.op == "upsert",
+            OutboxRow.status == "pending",
+        )
+        .values(status="superseded")
+    )
     enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
     return True
 
