@@ -48,6 +48,24 @@ class Workers:
             time.sleep(0.05)
         return proc
 
+    def start_beat(self) -> subprocess.Popen:
+        """Celery beat with the app's schedule (deadline and outbox scans)."""
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        code = (
+            "import sys; from workers.app import configure; "
+            "configure().start(['beat', '--loglevel', 'WARNING', '-s', sys.argv[1]])"
+        )
+        log = open(self.tmp / "beat.log", "w")  # noqa: SIM115 - lives as long as beat
+        proc = subprocess.Popen(
+            [sys.executable, "-c", code, str(self.tmp / "beat-schedule")],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.procs.append(proc)
+        return proc
+
     def kill(self, proc: subprocess.Popen) -> None:
         """SIGKILL the worker and its pool children (its whole process group)."""
         os.killpg(proc.pid, signal.SIGKILL)

@@ -91,3 +91,24 @@ def test_bot_game_through_the_broker_runs_to_the_end_with_ordered_delivery(celer
         ]
     sent = [c["text"] for c in celery_pg.calls() if c["chat"] == "grp" and c["method"] in ("send_text", "edit_text")]
     assert sent == expected
+
+
+def test_a_deadline_that_passed_while_everything_was_down_fires_after_restart(celery_pg, monkeypatch):
+    from service.settings import get_settings
+    from service.store.models import Deadline
+
+    monkeypatch.setenv("TURN_DEADLINE", "1")
+    monkeypatch.setenv("DEADLINE_SCAN_INTERVAL", "1")
+    get_settings.cache_clear()
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=8)  # no process running
+    with session_scope() as s:
+        due = s.query(Deadline).filter_by(game_id=game_id, seat=0).one().due_at
+    time.sleep(1.5)  # the deadline passes while nothing runs
+    from service.store.models import utcnow
+
+    assert utcnow() > due and log_of(game_id) == []
+    celery_pg.start("-P", "solo")
+    celery_pg.start_beat()
+    wait_for(lambda: log_of(game_id), 20, "the timeout move")
+    assert log_of(game_id)[0] == (0, "add:1")  # the toy game's timeout default
+    wait_for(lambda: any("ran out of time" in c["text"] for c in celery_pg.calls()), 20, "the announcement")
