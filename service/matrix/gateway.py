@@ -23,6 +23,7 @@ from nio import (
     MegolmEvent,
     ReactionEvent,
     RoomMemberEvent,
+    RoomMessagesResponse,
     RoomMessageText,
     SyncResponse,
     UnknownAccountDataEvent,
@@ -39,6 +40,7 @@ log = structlog.get_logger(__name__)
 
 ADMIN_LEVEL = 50  # moderators and up may abort a game they did not create
 POLL_MS = 30_000
+TIMELINE_LIMIT = 100  # events per room and sync; a longer gap is fetched page by page
 
 Submit = Callable[[Inbound], None]
 Answer = Callable[[str, str, str], None]  # (room, user, notice key), e.g. "expired"
@@ -63,6 +65,7 @@ class Gateway:
         self.choices = choices
         self.submit = submit
         self.answer = answer
+        self.timeline_limit = TIMELINE_LIMIT
         self._full_state = True  # the first sync of this process loads every room's state
         self._work = ThreadPoolExecutor(1, thread_name_prefix="matrix-handoff")
         self._pending: set[asyncio.Future] = set()
@@ -86,8 +89,12 @@ class Gateway:
     async def step(self, timeout_ms: int = POLL_MS) -> None:
         """One sync: join invites, hand on the new events, then save the sync token."""
         fresh = self.login.next_batch is None
+        since = self.login.next_batch
         resp = await self.client.sync(
-            timeout=0 if fresh else timeout_ms, since=self.login.next_batch, full_state=self._full_state
+            timeout=0 if fresh else timeout_ms,
+            sync_filter={"room": {"timeline": {"limit": self.timeline_limit}}},
+            since=since,
+            full_state=self._full_state,
         )
         if not isinstance(resp, SyncResponse):
             raise ConnectionError(f"sync failed: {resp}")
@@ -99,10 +106,25 @@ class Gateway:
             await self._accept(room_id, info.invite_state)
         if not fresh:
             for room_id, info in resp.rooms.join.items():
-                for event in self._since_joined(info.timeline.events):
+                events = info.timeline.events
+                if info.timeline.limited and since is not None:
+                    events = await self._gap(room_id, info.timeline.prev_batch, since) + events
+                for event in self._since_joined(events):
                     await self._handle(room_id, event)
         self.login = replace(self.login, next_batch=resp.next_batch)
         self._hand_on(self.store.save, self.login)
+
+    async def _gap(self, room_id: str, prev_batch: str | None, since: str) -> list:
+        """Events the sync left out (more than `timeline_limit` arrived while the gateway was away), oldest first."""
+        events: list = []
+        start = prev_batch
+        while start:
+            resp = await self.client.room_messages(room_id, start=start, end=since, limit=self.timeline_limit)
+            if not isinstance(resp, RoomMessagesResponse):
+                raise ConnectionError(f"backfill failed: {resp}")
+            events = list(reversed(resp.chunk)) + events
+            start = resp.end if resp.chunk and resp.end != start else None
+        return events
 
     async def _accept(self, room_id: str, invite_state: list) -> None:
         """Join every room the bot is invited to; a player's own direct chat with the bot is recorded as such."""

@@ -104,11 +104,15 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         await gw.drain()
         await gw.client.close()
         await alice.say(group, "!status")
+        for i in range(7):  # more than the restarted gateway's timeline limit: the gap is fetched
+            await alice.say(group, f"!rules {i}")
         gw2 = await _gateway(homeserver, "bot_gw", store, sessions, rec)
+        gw2.timeline_limit = 3
         assert gw2.login.device_id == gw.login.device_id
-        await _until(gw2, lambda: len(rec.inbound) == 5)
+        await _until(gw2, lambda: len(rec.inbound) == 12)
         await gw2.step(timeout_ms=200)
-        assert [c.command for c in rec.inbound[4:]] == ["status"]
+        assert [c.command for c in rec.inbound[4:]] == ["status"] + ["rules"] * 7
+        assert [c.args for c in rec.inbound[5:]] == [(str(i),) for i in range(7)]
         assert [c.update_id for c in rec.inbound[:4]] == seen
         assert len({c.update_id for c in rec.inbound}) == len(rec.inbound)
         await gw2.client.close()
