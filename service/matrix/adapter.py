@@ -34,7 +34,6 @@ from nio import (
     RoomSendResponse,
     UploadResponse,
 )
-from nio.api import RelationshipType
 from PIL import Image
 
 from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError
@@ -175,16 +174,13 @@ class MatrixAdapter:
 
     async def _redact_superseded(self, chat: str, message_id: str, keep: str) -> None:
         """Redact every earlier edit of `message_id`: the room's history then shows only the current version."""
-        async with _network():
-            old = [
-                e.event_id
-                async for e in self.client.room_get_event_relations(chat, message_id, RelationshipType.replacement)
-                if e.event_id != keep
-            ]
-            for event_id in old:
+        path = f"/v1/rooms/{quote(chat)}/relations/{quote(message_id)}/m.replace?limit=1000"
+        old = [e["event_id"] for e in (await self._raw("GET", path)).get("chunk", []) if e["event_id"] != keep]
+        for event_id in old:
+            async with _network():
                 resp = await self.client.room_redact(chat, event_id, reason="superseded", tx_id=f"redact-{event_id}")
-                if isinstance(resp, ErrorResponse):
-                    raise _fail(resp)
+            if isinstance(resp, ErrorResponse):
+                raise _fail(resp)
 
     @_on_home_loop
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
@@ -341,13 +337,14 @@ class MatrixAdapter:
         content = dict(listed.rooms) if isinstance(listed, DirectRoomsResponse) else {}
         for user, room in direct.items():
             content[user] = [*[r for r in content.get(user, []) if r != room], room]
-        await self._raw("PUT", f"/user/{quote(self.client.user_id)}/account_data/m.direct", content)
+        await self._raw("PUT", f"/v3/user/{quote(self.client.user_id)}/account_data/m.direct", content)
 
-    async def _raw(self, method: str, path: str, body: dict[str, Any]) -> None:
-        """A client-server API call nio has no method for."""
+    async def _raw(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A client-server API call nio has no (robust) method for; `path` starts after `/_matrix/client`."""
         headers = {"Authorization": f"Bearer {self.client.access_token}", "Content-Type": "application/json"}
+        data = json.dumps(body) if body is not None else None
         async with _network():
-            resp = await self.client.send(method, "/_matrix/client/v3" + path, json.dumps(body), headers)
+            resp = await self.client.send(method, "/_matrix/client" + path, data, headers)
             status = resp.status
             text = await resp.text()
         if status == 429:
@@ -356,4 +353,5 @@ class MatrixAdapter:
             raise TransientError(text)
         if status >= 400:
             raise PermanentError(text)
+        return json.loads(text) if text else {}
 
