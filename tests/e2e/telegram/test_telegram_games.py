@@ -188,7 +188,8 @@ def play(
                 assert audit.private_text(seat, r.text), (
                     f"direct message to seat {seat} not its own: {r.text!r}; nearest: {audit.closest(seat, r.text)!r}"
                 )
-    assert api.rejected == [] and api.throttled == [], (api.rejected, api.throttled)
+    assert api.rejected == [], api.rejected
+    assert api.throttled == [], [(t, [r.at for r in api.records(t[1])][-4:]) for t in api.throttled]
     refused_rights = [e for e in api.errors if e[0] == "setChatPermissions" and "not enough rights" in e[2]]
     assert bot_rights is None or not refused_rights  # without the right, trying is how the bot finds out
     assert [e for e in api.errors if e not in refused_rights] == [], api.errors
