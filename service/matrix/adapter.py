@@ -15,6 +15,7 @@ import functools
 import hashlib
 import io
 import json
+import time
 import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -109,19 +110,25 @@ class MatrixAdapter:
         self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
         self._encrypted: dict[str, bool] = {}  # rooms checked by a client without end-to-end support
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._blocked_until = 0.0  # monotonic time before which sends would only earn another 429
 
     # --- sending ------------------------------------------------------------------------------
     async def _send(self, room: str, event_type: str, content: dict[str, Any]) -> str:
         key = hashlib.sha256(json.dumps([room, event_type, content], sort_keys=True).encode()).hexdigest()
         txn = self._retry_txn.get(key) or uuid.uuid4().hex
+        wait = self._blocked_until - time.monotonic()
+        if wait > 0:  # Synapse limits the sender, not the room: after a 429 every room waits
+            raise RateLimited(wait)
         await self._await_room(room)
         try:
             async with _network():
                 resp = await self.client.room_send(room, event_type, content, tx_id=txn, ignore_unverified_devices=True)
             if not isinstance(resp, RoomSendResponse):
                 raise _fail(resp)
-        except (TransientError, RateLimited):
+        except (TransientError, RateLimited) as exc:
             self._retry_txn[key] = txn  # the retry must reuse it: Synapse then answers with the same event
+            if isinstance(exc, RateLimited):
+                self._blocked_until = time.monotonic() + exc.retry_after
             raise
         self._retry_txn.pop(key, None)
         return resp.event_id

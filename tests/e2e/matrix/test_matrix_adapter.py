@@ -255,6 +255,7 @@ def test_server_refusals_map_to_the_outbox_retry_classes(homeserver):
         bot, _ = await _bot(homeserver, "bot_limited")
         alice = await _player(homeserver, "alice_limited")
         room = await _group(bot, alice)
+        other = await _group(bot, alice)
         admin, _ = homeserver.register("server_admin", admin=True)
         r = httpx.post(
             f"{homeserver.url}/_synapse/admin/v1/users/{bot.client.user_id}/override_ratelimit",
@@ -266,6 +267,18 @@ def test_server_refusals_map_to_the_outbox_retry_classes(homeserver):
             for i in range(5):
                 await bot.send_text(room, f"flood {i}")
         assert limited.value.retry_after > 0
+        real_send, calls = bot.client.room_send, []
+
+        async def counted(*args, **kwargs):
+            calls.append(args)
+            return await real_send(*args, **kwargs)
+
+        bot.client.room_send = counted
+        with pytest.raises(RateLimited):
+            await bot.send_text(other, "another room, same sender")
+        assert calls == []  # Synapse limits the sender: no request until the wait is over
+        await asyncio.sleep(limited.value.retry_after)
+        assert await bot.send_text(other, "after the wait")
         with pytest.raises(PermanentError):
             await bot.send_text("!nowhere:localhost", "lost")
         await alice.close()
