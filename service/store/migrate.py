@@ -28,10 +28,6 @@ def migrate(url: str | None = None) -> None:
     command.upgrade(alembic_config(url), "head")
 
 
-def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
-
-
 def ensure_migrated(url: str | None = None) -> None:
     """Raise `NotMigrated` with a clear message unless the schema is at head (the service must not run otherwise)."""
     head = ScriptDirectory.from_config(alembic_config(url)).get_current_head()

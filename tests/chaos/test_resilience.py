@@ -1,4 +1,6 @@
-"""Resilience on PostgreSQL + Redis (in-process tasks): a flushed Redis, racing taps, duplicates, forged input."""
+"""Chaos on PostgreSQL + Redis (in-process tasks): a flushed Redis, racing taps, duplicates, forged input.
+
+The worker killed mid-move (SIGKILL, redelivery) is in tests/workers/test_celery_worker.py."""
 
 from __future__ import annotations
 
