@@ -32,7 +32,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=20.0, help="measuring window of each phase")
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--capacity-games", type=int, default=100, help="games played back to back for the maximum rate")
-    p.add_argument("--concurrency", type=int, default=2, help="worker processes")
+    p.add_argument("--concurrency", type=int, default=2, help="worker processes (or threads)")
+    p.add_argument("--pool", default="prefork", help="Celery pool: prefork, threads or solo")
     p.add_argument("--database-url", default=None, help=f"default: DATABASE_URL if PostgreSQL, else {DEFAULT_DB}")
     p.add_argument("--redis-url", default=None, help=f"default: REDIS_URL, else {DEFAULT_REDIS}")
     p.add_argument("--bot", default="random", help="bot kind of the seats: random or heuristic")
@@ -54,8 +55,8 @@ def _configure(args: argparse.Namespace) -> None:
     dispose_all()
 
 
-def _start_worker(concurrency: int) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "workers.bench", "--serve-worker", str(concurrency)]
+def _start_worker(concurrency: int, pool: str) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "workers.bench", "--serve-worker", str(concurrency), pool]
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     from workers.app import configure
 
@@ -69,7 +70,7 @@ def _start_worker(concurrency: int) -> subprocess.Popen:
     raise SystemExit("the benchmark's worker did not answer")
 
 
-def _serve_worker(concurrency: int) -> None:
+def _serve_worker(concurrency: int, pool: str) -> None:
     """The worker process: a null adapter for platform "bench", then a plain Celery worker."""
     from service.chat import registry
     from service.chat.recording import RecordingAdapter
@@ -192,7 +193,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     run = str(int(time.time()))
     delay = args.games / args.rate
     _purge()
-    worker = _start_worker(args.concurrency)
+    worker = _start_worker(args.concurrency, args.pool)
     try:
         noop_rate, noop_rt = _noop_phase(args, delay, args.games)
         move_rate, move_rt = _game_phase(args, run, args.games, delay)
@@ -218,7 +219,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     f["p99_ratio"] = f["move_p99_ms"] / f["noop_p99_ms"]
     f["max_ratio"] = f["max_moves_per_s"] / f["max_noop_per_s"]
     print(
-        f"pipeline: {args.game} games of {args.players} bots, {args.concurrency} worker processes, "
+        f"pipeline: {args.game} games of {args.players} bots, Celery pool {args.pool} x {args.concurrency}, "
         f"{args.seconds:.0f} s windows"
     )
     print(
@@ -238,7 +239,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--serve-worker":
-        _serve_worker(int(sys.argv[2]))
+    if len(sys.argv) == 4 and sys.argv[1] == "--serve-worker":
+        _serve_worker(int(sys.argv[2]), sys.argv[3])
     else:
         pipeline(sys.argv[1:])
