@@ -29,7 +29,7 @@ from nio import (
     UnknownAccountDataEvent,
 )
 
-from service.chat.base import Inbound
+from service.chat.base import Inbound, TransientError
 from service.matrix import inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
@@ -161,8 +161,12 @@ class Gateway:
             try:
                 step.result()
                 delay = 1.0
-            except (ConnectionError, ClientError, TimeoutError) as exc:
+            except (ConnectionError, ClientError, TimeoutError, TransientError) as exc:
                 log.warning("matrix.sync_failed", error=str(exc), retry_in=delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 60.0)
+            except Exception:  # a bug or an odd event: the token did not advance, so retrying loses nothing
+                log.exception("matrix.step_failed", retry_in=delay)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 60.0)
         await self.drain()
@@ -185,10 +189,11 @@ class Gateway:
         elif isinstance(event, ReactionEvent):
             answer = inbound.number_in_reaction(event.key, event.reacts_to)
             if answer is not None:
-                await self._choose(origin, answer)
+                self._hand_on(self._choose, origin, answer)
         elif isinstance(event, MegolmEvent):
             log.warning("matrix.undecryptable", room=room_id, session=event.session_id)
-            await self.client.request_room_key(event)
+            if event.session_id not in self.client.outgoing_key_requests:
+                await self.client.request_room_key(event)
 
     async def _message(self, origin: inbound.Origin, event: RoomMessageText, room) -> None:
         parsed = inbound.parse_command(event.body)
@@ -198,11 +203,12 @@ class Gateway:
             return
         answer = inbound.number_in_message(event.body, event.source.get("content", {}), direct=not origin.is_group)
         if answer is not None:
-            await self._choose(origin, answer)
+            self._hand_on(self._choose, origin, answer)
 
-    async def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
+    def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
+        """On the hand-off thread, after the commands before it: a menu they changed is the one answered."""
         data = self.choices.lookup(origin.room, answer.number, answer.menu_event)
         if data is None:
-            self._hand_on(self.answer, origin.room, origin.user, "expired")
+            self.answer(origin.room, origin.user, "expired")
             return
-        self._hand_on(self.submit, inbound.choice(origin, data))
+        self.submit(inbound.choice(origin, data))
