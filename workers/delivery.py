@@ -21,7 +21,7 @@ from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, 
 from service.chat.registry import get_adapter
 from service.sessions import get_sessions
 from service.settings import Settings, get_settings
-from service.store import outbox, session_scope
+from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow, User, utcnow
 from workers.loop import run
 from workers.queue import delivery_mark, enqueue, request_delivery
@@ -164,8 +164,9 @@ def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None, sent: list
 def _mark_sent(ids: list[int]) -> None:
     """Mark `ids` sent and empty the list."""
     if ids:
-        with session_scope(lazy_commit=True) as s:
-            s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids)).values(status="sent", sent_at=utcnow()))
+        table = OutboxRow.__table__
+        with get_engine(lazy_commit=True).begin() as conn:
+            conn.execute(update(table).where(table.c.id.in_(ids)).values(status="sent", sent_at=utcnow()))
         ids.clear()
 
 

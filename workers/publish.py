@@ -73,9 +73,7 @@ def publish(
     board_digest = outbox.digest(board, pres.board_image)
     if board_digest != game.board_digest:
         game.board_digest = board_digest
-        outbox.enqueue(
-            s, *group, "upsert", board, ref=f"board:{game.id}", is_group=chat.is_group, photo=pres.board_image
-        )
+        outbox.upsert(s, *group, f"board:{game.id}", board, is_group=chat.is_group, photo=pres.board_image)
         out.chats.add(group)
     lines = list(pres.lines)
     if pres.silence is not None and pres.silence != game.silence:
@@ -110,7 +108,7 @@ def publish(
             if changed:
                 seat.prompt_sig = key
                 payload = {"text": p.text, "buttons": _buttons(p.buttons), **reach}
-                outbox.enqueue(s, *dm, "upsert", payload, ref=f"panel:{game.id}:{seat.seat}")
+                outbox.upsert(s, *dm, f"panel:{game.id}:{seat.seat}", payload)
                 out.chats.add(dm)
             if seat.seat not in pending:
                 seat.prompt_seq = None

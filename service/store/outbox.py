@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import Row, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.store.models import OutboxRow, SentMessage, utcnow
@@ -59,8 +59,23 @@ def upsert_if_changed(
         s.add(SentMessage(platform=platform, chat=chat, ref=ref, digest=key))
     else:
         known.digest = key
-    # An edit of `ref` still waiting is superseded: the chat sees only the newest content (fewer edits, and a
-    # backlog behind the platform's rate limits shrinks instead of growing).
+    upsert(s, platform, chat, ref, payload, is_group=is_group, photo=photo)
+    return True
+
+
+def upsert(
+    s: Session,
+    platform: str,
+    chat: str,
+    ref: str,
+    payload: dict[str, Any],
+    *,
+    is_group: bool = False,
+    photo: bytes | None = None,
+) -> OutboxRow:
+    """Queue an edit-in-place of `ref` (a send if it was never sent). An edit of `ref` still waiting is superseded:
+    the chat sees only the newest content (fewer edits, and a backlog behind the platform's rate limits shrinks
+    instead of growing)."""
     s.execute(
         update(OutboxRow)
         .where(
@@ -71,9 +86,9 @@ def upsert_if_changed(
             OutboxRow.status == "pending",
         )
         .values(status="superseded")
+        .execution_options(synchronize_session=False)
     )
-    enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
-    return True
+    return enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
 
 
 def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500) -> list[tuple[str, str]]:
@@ -87,12 +102,15 @@ def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500
     return [(p, c) for p, c in rows]
 
 
-def pending_for_chat(s: Session, platform: str, chat: str, limit: int = 50) -> list[OutboxRow]:
+def pending_for_chat(s: Session, platform: str, chat: str, limit: int = 50) -> list[Row[Any]]:
+    """The chat's pending rows in order, as plain rows (attribute access like `OutboxRow`; no ORM tracking: this
+    is the outbox's hot path)."""
+    table = OutboxRow.__table__
     return list(
-        s.scalars(
-            select(OutboxRow)
-            .where(OutboxRow.platform == platform, OutboxRow.chat == chat, OutboxRow.status == "pending")
-            .order_by(OutboxRow.id)
+        s.execute(
+            select(table)
+            .where(table.c.platform == platform, table.c.chat == chat, table.c.status == "pending")
+            .order_by(table.c.id)
             .limit(limit)
         )
     )
