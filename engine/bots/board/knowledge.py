@@ -16,13 +16,9 @@ from typing import Any
 
 from engine.board import catalogue as cat
 from engine.board.state import BoardState
+from engine.bots.board import weights as W
 
 GROUP = ("grail", "excalibur", "dragon", "picts", "saxons")
-
-# What winning (and not losing) a quest is worth: swords both ways, plus life, cards, relics, engines spared.
-SWING = {
-    "black_knight": 2.4, "lancelot": 2.6, "dragon": 4.6, "excalibur": 4.6, "grail": 6.6, "picts": 3.2, "saxons": 3.2,
-}
 
 # Black deck make-up (the deck's order is unknown: the catalogue's shares are the bot's prior).
 _BLACK_TOTAL = sum(cat.BLACK_COUNTS.values())
@@ -112,12 +108,13 @@ def engine_cost(engines: int) -> float:
     """Cost of the siege engine that brings Camelot to `engines` (the 12th loses the game)."""
     if engines >= cat.MAX_ENGINES:
         return 100.0
-    return 0.75 + 0.12 * max(0, engines - 4) + (1.5 if engines >= 10 else 0) + (4 if engines == 11 else 0)
+    late = (1.5 if engines >= 10 else 0) + (4 if engines == 11 else 0)
+    return W.ENGINE_BASE + W.ENGINE_SLOPE * max(0, engines - 4) + late
 
 
 def life_cost(life: int) -> float:
     """Cost of losing one life point from `life` (the last one kills)."""
-    return {6: 0.3, 5: 0.45, 4: 0.75, 3: 1.2, 2: 2.2}.get(life, 20.0)
+    return W.LIFE.get(life, 20.0)
 
 
 def black_sword_cost(s: Seen, k: int = 1) -> float:
@@ -163,15 +160,15 @@ def black_harm(s: Seen, card: str) -> float:
     if card in cat.BLACK_KNIGHT_VALUE or card in cat.LANCELOT_VALUE:
         q = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else quest
         left = cat.BLACK_SPOTS[q] - len(s.quests[q]["black"])
-        return (0.9 * loss_cost(s, q) if left <= 1 else 0.25 + 0.1 * _black_value(card, q)) + 0.1
+        return (W.THREAT * loss_cost(s, q) if left <= 1 else 0.25 + 0.1 * _black_value(card, q)) + 0.1
     if card in ("despair", "desolation"):
         spots = s.quests["grail"]["spots"]
         black = sum(1 for x in spots if x not in ("grail", None))
-        harm = loss_cost(s, "grail") if black >= cat.GRAIL_SPOTS - 1 else 0.45 + 0.12 * black
+        harm = W.THREAT * loss_cost(s, "grail") if black >= cat.GRAIL_SPOTS - 1 else 0.45 + 0.12 * black
         return harm + (0.6 if card == "desolation" and "grail" in spots else 0)
     if card == "excalibur":
         pos = s.quests["excalibur"]["position"]
-        return loss_cost(s, "excalibur") if pos <= 1 else 0.4 + 0.1 * max(0, 4 - pos)
+        return W.THREAT * loss_cost(s, "excalibur") if pos <= 1 else 0.4 + 0.1 * max(0, 4 - pos)
     if card in cat.WARS:
         return _figure_harm(s, card)
     if card == "mercenaries":
@@ -187,7 +184,7 @@ def black_harm(s: Seen, card: str) -> float:
 
 def _figure_harm(s: Seen, war: str) -> float:
     figures = s.quests[war]["figures"]
-    return loss_cost(s, war) if figures >= cat.WAR_FIGURES - 1 else 0.3 + 0.15 * figures
+    return W.THREAT * loss_cost(s, war) if figures >= cat.WAR_FIGURES - 1 else 0.3 + 0.15 * figures
 
 
 def expected_black_harm(s: Seen) -> float:
@@ -226,7 +223,7 @@ def fight_plan(played: list[int], hand: list[int], quest: str) -> list[int] | No
 
 def black_rate(s: Seen, share: str) -> float:
     """Expected black cards of one kind per round of turns (most knights draw a black card in their Evil phase)."""
-    return 0.75 * len(s.living) * _SHARE[share]
+    return W.BLACK_DRAWS * len(s.living) * _SHARE[share]
 
 
 def fight_odds(s: Seen, quest: str, plan: list[int]) -> float:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.board import catalogue as cat
+from engine.bots.board import weights as W
 from engine.bots.board.knowledge import (
-    SWING,
     Seen,
     black_harm,
     black_rate,
@@ -26,9 +26,6 @@ from engine.bots.board.knowledge import (
 )
 from engine.core.actions import Action
 
-MERLIN_KEEP = 0.9  # a Merlin in hand: an engine or a figure removed later, or a third of a cancel
-MOVE_DISCOUNT = 0.55  # a quest action next turn, seen from this one
-
 
 def card_worth(s: Seen, card: str) -> float:
     """How much the knight wants to keep a white card (low = spend or discard it first)."""
@@ -39,19 +36,13 @@ def card_worth(s: Seen, card: str) -> float:
     if card == "grail":
         return 0.55 if s.is_open("grail") and not s.view["dark_forest"] else 0.12
     if card == "merlin":
-        return MERLIN_KEEP
+        return W.MERLIN_KEEP
     return 0.6
 
 
 def card_gain(hand_size: int) -> float:
     """What one more white card is worth with this many in hand."""
-    if hand_size <= 2:
-        return 0.45
-    if hand_size <= 4:
-        return 0.3
-    if hand_size <= 6:
-        return 0.15
-    return 0.05 if hand_size <= 8 else 0.0
+    return next((gain for most, gain in W.CARD_GAIN if hand_size <= most), 0.0)
 
 
 # --- the Evil phase ----------------------------------------------------------------------------------
@@ -98,12 +89,12 @@ def group_step_value(s: Seen, quest: str, extra_company: int = 0) -> float:
     needed, left, share = _group_state(s, quest)
     company = len(s.present(quest)) + extra_company
     mine = _my_steps(s, quest)
-    ours = 1.0 + 0.6 * company if mine >= needed else 0.6 + 0.6 * company
+    ours = 1.0 + W.COMPANY * company if mine >= needed else 0.6 + W.COMPANY * company
     theirs = black_rate(s, share)
     odds = _race(needed, left, ours, theirs)
     gain = _race(needed - 1, left, ours, theirs) - odds
     finish = 0.15 if needed <= 1 else 0.0
-    return SWING[quest] * (odds / max(needed, 1) + gain) + finish
+    return W.SWING[quest] * (odds / max(needed, 1) + gain) + finish
 
 
 def _my_steps(s: Seen, quest: str) -> int:
@@ -130,10 +121,10 @@ def fight_value(s: Seen, quest: str, v: int) -> float:
     plan = fight_plan(played, s.values, quest)
     if plan is None or v not in plan:
         if quest == "dragon":  # a group fight: others may complete it
-            return 0.25 * SWING[quest] / (9 - len(played)) * (0.5 + 0.1 * v)
+            return 0.25 * W.SWING[quest] / (9 - len(played)) * (0.5 + 0.1 * v)
         return -0.5 if plan is None else -0.1
     odds = fight_odds(s, quest, plan)
-    base = SWING[quest] * (odds - 0.25) / len(plan)
+    base = W.SWING[quest] * (odds - W.FIGHT_OFFSET) / len(plan)
     return base + 0.04 * v + (0.3 if len(plan) == 1 and odds > 0.5 else 0)
 
 
@@ -159,10 +150,10 @@ def move_value(s: Seen, to: str) -> float:
     if to == cat.CAMELOT:
         draw = (cat.GAWAIN_DRAW if s.knight == "gawain" else cat.ROUND_TABLE_DRAW) * card_gain(len(s.hand))
         defend = siege_value(s) if s.engines >= 7 else 0.0
-        return MOVE_DISCOUNT * max(draw, defend) - _leave_cost(s)
+        return W.MOVE_DISCOUNT * max(draw, defend) - _leave_cost(s)
     if to in cat.SOLO_QUESTS and s.present(to):
         return -1.0
-    return MOVE_DISCOUNT * quest_here_values(s, to, 0) - _leave_cost(s) - 0.05
+    return W.MOVE_DISCOUNT * quest_here_values(s, to, 0) - _leave_cost(s) - 0.05
 
 
 def _leave_cost(s: Seen) -> float:
@@ -183,7 +174,7 @@ def siege_value(s: Seen) -> float:
         total += v
         spent += card_worth(s, cat.FIGHT[v])
     win = min(1.0, max(0, total - 1) / cat.SIEGE_DIE)
-    return win * engine_cost(s.engines) - (1 - win) * life_cost(s.life) - spent
+    return win * W.SIEGE_RELIEF * engine_cost(s.engines) - (1 - win) * life_cost(s.life) - spent
 
 
 def heal_value(s: Seen, card: str) -> float:
@@ -194,7 +185,7 @@ def heal_value(s: Seen, card: str) -> float:
 
 def special_value(s: Seen, card: str, arg: Any) -> float:
     if card == "merlin":
-        return _merlin_value(s, arg) - MERLIN_KEEP
+        return _merlin_value(s, arg) - W.MERLIN_KEEP
     living = len(s.living)
     if card == "piety":
         if arg == "self":
@@ -235,7 +226,7 @@ def _merlin_value(s: Seen, target: str) -> float:
 def _heroism_value(s: Seen, quest: str) -> float:
     if quest in ("grail", "excalibur") or quest in cat.WARS:
         needed, left, share = _group_state(s, quest)
-        odds = _race(needed, left, 1.0 + 0.6 * len(s.quests[quest]["knights"]), black_rate(s, share))
+        odds = _race(needed, left, 1.0 + W.COMPANY * len(s.quests[quest]["knights"]), black_rate(s, share))
     else:
         odds = 0.5 if quest != s.loc else 0.7
     return (2 * odds - 1) * 0.9 - 0.3
@@ -296,7 +287,7 @@ def _window(s: Seen, a: Action) -> float:
     card = s.view["drawn"]
     harm = expected_black_harm(s) if card in (None, "hidden") else black_harm(s, card)
     if a.kind == "merlin":  # offers cost nothing unless three are offered in all
-        return a.args[0] if harm >= 3 * MERLIN_KEEP else -1.0
+        return a.args[0] if harm >= 3 * W.MERLIN_KEEP else -1.0
     if a.kind == "excalibur":
         return 1.0 if harm >= 3.2 else -1.0
     return 0.0
@@ -356,7 +347,7 @@ def _messenger(s: Seen, a: Action) -> float:
 def _convocation(s: Seen, a: Action) -> float:
     if a.kind == "stay":
         return quest_here_values(s, s.loc) + _leave_cost(s)
-    return MOVE_DISCOUNT * 2 * card_gain(len(s.hand)) + 0.3
+    return W.MOVE_DISCOUNT * 2 * card_gain(len(s.hand)) + 0.3
 
 
 def _grail_rescue(s: Seen, a: Action) -> float:
