@@ -55,7 +55,12 @@ def load_state(s: Session, game: GameRow) -> Any:
 
 def play_action(cmd: dict[str, Any]) -> Outcome:
     """A player's tap (`Inbound` as a dict with game_id, prompt_seq, code)."""
-    if cmd.get("game_id") is None or cmd.get("prompt_seq") is None or not cmd.get("code"):
+    if not (
+        _is_count(cmd.get("game_id"))
+        and _is_count(cmd.get("prompt_seq"))
+        and isinstance(cmd.get("code"), str)
+        and cmd["code"]
+    ):
         return _refuse_only(cmd, "notice.malformed", "malformed")
     if str(cmd["code"]).startswith("@"):
         return navigate(cmd)
@@ -65,6 +70,12 @@ def play_action(cmd: dict[str, Any]) -> Outcome:
         return after_commit(outcome.game, outcome.state, outcome.published)
     _deliver(outcome.chats)
     return outcome
+
+
+def _is_count(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or (
+        isinstance(value, str) and value.isdigit() and len(value) <= 12
+    )
 
 
 def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:

@@ -99,6 +99,7 @@ def publish(
             if user.direct_chat
             else {"group": chat.platform_id, "name": seat_name(seat, users), "lang": langs[seat.seat]}
         )
+        was_prompted = seat.prompt_seq is not None
         p = pres.panels.get(seat.seat)
         if p is not None:
             key = outbox.digest({"panel": presenting.panel_digest_key(p)})
@@ -117,6 +118,10 @@ def publish(
             out.chats.add(dm)
         if seat.seat in pending and seat.prompt_seq is not None:
             prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)
+            if not was_prompted:  # an edited panel does not ring the phone: a short message does
+                text = presenting.t(langs[seat.seat], "notice.your_turn", game_id=game.id)
+                outbox.enqueue(s, *dm, "send", {"text": text, **reach})
+                out.chats.add(dm)
 
     settings = get_settings()
     opts = game.options or {}

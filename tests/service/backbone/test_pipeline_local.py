@@ -130,3 +130,14 @@ def test_bot_delay_paces_the_bots(backbone_local, toy_game, recording):
         times = [a.created for a in s.query(ActionRow).filter_by(game_id=game_id).order_by(ActionRow.seq)]
     assert len(times) >= 3
     assert all((b - a).total_seconds() >= 0.05 for a, b in zip(times, times[1:], strict=False))
+
+
+def test_a_player_is_told_in_a_message_when_a_decision_becomes_theirs(backbone_local, toy_game, recording):
+    lobby.create_and_start("rec", "group", "toy", {}, ["alice", "bob"], 0, seed=3)
+
+    def pings(user: str) -> int:
+        return sum("Your decision" in c.text for c in recording.sent(f"dm-{user}"))
+
+    assert (pings("alice"), pings("bob")) == (1, 0)
+    submit(tap("alice", panel_buttons(recording, "alice")[0]))
+    assert (pings("alice"), pings("bob")) == (1, 1)
