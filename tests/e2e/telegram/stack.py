@@ -14,15 +14,15 @@ from pathlib import Path
 
 from fake_bot_api import FakeBotApi, RateLimits
 
-TIME_SCALE = 5  # 1 message/s per chat becomes 5/s; 20/min per group becomes 20 per 12 s; 30/s becomes 150/s
+TIME_SCALE = 4  # 1 message/s per chat becomes 4/s; 20/min per group becomes 20 per 15 s; 30/s becomes 120/s
 CAMELOT = "from service.cli import app\napp()\n"  # the `camelot` command, as the Procfile runs it
 
 
 def scaled_limits() -> RateLimits:
     # slack: the jitter between when the worker's bucket grants a send and when it reaches the server (processes
-    # on a busy 2-core machine), 40 % of the scaled window (80 ms); at Telegram's own scale that is 5 %
+    # on a busy 2-core machine): half the scaled window, 125 ms
     return RateLimits(
-        per_chat=(1, 1.0 / TIME_SCALE), per_group=(20, 60.0 / TIME_SCALE), overall=(30, 1.0 / TIME_SCALE), slack=0.4
+        per_chat=(1, 1.0 / TIME_SCALE), per_group=(20, 60.0 / TIME_SCALE), overall=(30, 1.0 / TIME_SCALE), slack=0.5
     )
 
 

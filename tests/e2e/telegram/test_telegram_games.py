@@ -206,6 +206,7 @@ def play(
         "audit_silenced": audit.silenced,
         "final_can_send": group.permissions["can_send_messages"],
         "group_texts": [r.text for r in group_records],
+        "group_sends_first_lines": [r.text.split("\n")[0][:60] for r in group_records if r.action == "send"],
     }
 
 
@@ -213,6 +214,7 @@ def test_five_player_board_game_over_telegram(stack: Stack, fake_api: FakeBotApi
     names = [("Arthur", "en"), ("Gawain", "en"), ("Percival", "it"), ("Tristan", "en"), ("Galahad", "en")]
     stats = play(fake_api, stack, "board", names, BOARD_SEED)
     stats.pop("group_texts")
+    print("group messages of the board game:", stats.pop("group_sends_first_lines"))
     print("board game over Telegram:", stats)
 
 
@@ -220,6 +222,7 @@ def test_four_player_card_game_with_morgans_silence(stack: Stack, fake_api: Fake
     names = [("Arthur", "en"), ("Kay", "en"), ("Guinevere", "en"), ("Lancelot", "en")]
     stats = play(fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True)
     texts = "\n".join(stats.pop("group_texts"))
+    print("group messages of the card game:", stats.pop("group_sends_first_lines"))
     print("card game over Telegram:", stats)
     assert stats["silenced"] >= 1, "no Morgan silence happened in this game"
     assert stats["final_can_send"], "members are still restricted after the game"
@@ -230,6 +233,7 @@ def test_card_game_goes_on_when_the_bot_may_not_restrict(stack: Stack, fake_api:
     names = [("Arthur", "en"), ("Kay", "en"), ("Guinevere", "en"), ("Lancelot", "en")]
     stats = play(fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True, bot_rights=None)
     texts = stats.pop("group_texts")
+    print("group messages of the card game without rights:", stats.pop("group_sends_first_lines"))
     print("card game, bot without admin rights:", stats)
     assert stats["audit_silenced"] and stats["silenced"] == 0  # Morgan's silence held in the game, not the group
     assert sum(NO_RIGHTS_DEFAULT in text for text in texts) == 1  # said once, with how to grant the right
