@@ -233,7 +233,8 @@ def test_board_game_rendering(config, seed):
         top = state.frames[-1] if state.frames else None
         if top and top["kind"] in ("window", "face") and top.get("card") in FACE_DOWN_ABLE:
             for seat in set(range(n)) - {state.current}:  # a card that may go face down: the drawer's alone
-                own = {fd["card"] for fd in game.view(state, seat)["you"]["face_down"]}
+                you = game.view(state, seat)["you"]
+                own = {fd["card"] for fd in you["face_down"]} | set(you["black_top"])  # its own cards and looks
                 if top["card"] not in own:
                     assert board_card(LANGS[(seat + 1) % 6], top["card"]) not in pres.panels[seat].text
         for seat in range(n):  # a Traitor is marked only once revealed
