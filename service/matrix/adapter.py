@@ -312,6 +312,9 @@ class MatrixAdapter:
     async def direct_chat(self, user: str) -> str | None:
         """The bot's direct room with `user`, created (invite, `is_direct`, maybe encrypted) on first need."""
         direct = await self._direct_map()
+        if user not in direct:  # another process (a Celery worker) may have opened it since we looked
+            self._direct = None
+            direct = await self._direct_map()
         if user in direct:
             return direct[user]
         initial_state = []

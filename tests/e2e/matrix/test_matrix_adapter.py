@@ -320,3 +320,17 @@ def test_worker_adapter_reuses_the_gateway_login_and_never_writes_plaintext_to_e
     finally:
         get_settings.cache_clear()
         reset_sessions()
+
+
+def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
+    async def scenario():
+        first, choices = await _bot(homeserver, "bot_two_procs")
+        second = MatrixAdapter(first.client, choices, explain=str)  # its own m.direct cache, like another worker
+        bob = await _player(homeserver, "bob_two_procs")
+        assert not await first.is_direct("!nothing:localhost")  # the first one has read m.direct already
+        room = await second.direct_chat(bob.user_id)
+        assert await first.direct_chat(bob.user_id) == room
+        await bob.close()
+        await first.client.close()
+
+    asyncio.run(scenario())
