@@ -47,6 +47,7 @@ def configure() -> Celery:
         beat_schedule={
             "deadlines": {"task": "workers.tasks.scan_deadlines", "schedule": settings.deadline_scan_interval},
             "outbox": {"task": "workers.tasks.sweep_outbox", "schedule": settings.deadline_scan_interval},
+            "prune": {"task": "workers.tasks.prune", "schedule": 3600.0},
         },
         imports=("workers.tasks",),
     )

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import Chat, GameRow, utcnow
+from service.store.models import Chat, GameRow, OutboxRow, ProcessedUpdate, utcnow
 from workers import presenting
 from workers.publish import direct_chat_of
 from workers.queue import enqueue, request_delivery
@@ -83,3 +83,13 @@ def sweep_outbox() -> int:
     for platform, chat in chats:
         enqueue("deliver", platform=platform, chat=chat)  # forced: not coalesced
     return len(chats)
+
+
+def prune(now: datetime | None = None, keep_days: float = 7.0) -> int:
+    """Forget what only matters for a while: processed update ids and finished outbox rows older than `keep_days`
+    (a platform does not redeliver an update days later). Returns how many rows went."""
+    cutoff = (now or utcnow()) - timedelta(days=keep_days)
+    with session_scope() as s:
+        gone = s.execute(delete(ProcessedUpdate).where(ProcessedUpdate.created < cutoff)).rowcount
+        gone += s.execute(delete(OutboxRow).where(OutboxRow.status != "pending", OutboxRow.created < cutoff)).rowcount
+    return gone

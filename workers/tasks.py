@@ -54,6 +54,7 @@ RUNNERS: dict[str, Any] = {
     "deliver": _deliver,
     "scan_deadlines": _scan,
     "sweep_outbox": deadline_scan.sweep_outbox,
+    "prune": deadline_scan.prune,
     "noop": _noop,
 }
 
@@ -63,6 +64,7 @@ command = app.task(name="workers.tasks.command")(commands.handle)
 deliver = app.task(name="workers.tasks.deliver")(_deliver)
 scan_deadlines = app.task(name="workers.tasks.scan_deadlines")(_scan)
 sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(deadline_scan.sweep_outbox)
+prune = app.task(name="workers.tasks.prune")(deadline_scan.prune)
 noop = app.task(name="workers.tasks.noop")(_noop)
 
 TASKS = {
@@ -72,5 +74,6 @@ TASKS = {
     "deliver": deliver,
     "scan_deadlines": scan_deadlines,
     "sweep_outbox": sweep_outbox,
+    "prune": prune,
     "noop": noop,
 }

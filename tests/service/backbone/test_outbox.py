@@ -118,3 +118,25 @@ def test_upsert_edits_in_place_and_skips_unchanged_content(rates):
         outbox.upsert_if_changed(s, "rec", "g9", "board:1", {"text": "v3"}, is_group=True)
     deliver_chat("rec", "g9", True)
     assert [(c.method, c.text) for c in rates.sent("g9")][-1] == ("send_text", "v3")
+
+
+def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
+    from datetime import timedelta
+
+    from service.store.models import ProcessedUpdate, utcnow
+    from workers.deadline_scan import prune
+
+    old = utcnow() - timedelta(days=8)
+    with session_scope() as s:
+        s.add_all(
+            [
+                ProcessedUpdate(platform="rec", update_id="old", created=old),
+                ProcessedUpdate(platform="rec", update_id="new"),
+            ]
+        )
+        for status in ("sent", "pending", "failed"):
+            s.add(OutboxRow(platform="rec", chat="c", op="send", payload={}, status=status, created=old))
+    assert prune() == 3
+    with session_scope() as s:
+        assert [u.update_id for u in s.query(ProcessedUpdate)] == ["new"]
+        assert [r.status for r in s.query(OutboxRow)] == ["pending"]

@@ -123,7 +123,6 @@ def test_a_player_the_bot_cannot_reach_privately_is_asked_in_the_group(backbone_
     assert panel_buttons(recording, "alice")  # alice is reachable and got her panel
 
 
-
 def test_bot_delay_paces_the_bots(backbone_local, toy_game, recording):
     game_id = lobby.create_and_start("rec", "table", "toy", {"target": 6}, [], 2, seed=5, bot_delay=0.05)
     with session_scope() as s:
