@@ -19,6 +19,8 @@ from typing import Any
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
 from service.sessions import get_sessions
+from service.settings import get_settings
+from service.store import ensure_migrated
 from workers.queue import enqueue
 
 COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set")
@@ -26,6 +28,7 @@ ADMIN_FLAG = "--admin"
 
 
 def submit(cmd: Inbound) -> None:
+    _check_schema()
     data = to_dict(cmd)
     if cmd.kind == "tap":
         tap = unpack(cmd.text or "")
@@ -66,6 +69,17 @@ def precheck(cmd: Inbound) -> str | None:
     if since is None or not (since <= seq <= meta.get("seq", seq)):
         return "expired"
     return None
+
+
+_checked: set[str] = set()
+
+
+def _check_schema() -> None:
+    """Refuse to work on an unmigrated database (once per process and URL; gateways should also check at start)."""
+    url = get_settings().database_url
+    if url not in _checked:
+        ensure_migrated()
+        _checked.add(url)
 
 
 def to_dict(cmd: Inbound) -> dict[str, Any]:

@@ -53,3 +53,18 @@ def test_datetimes_come_back_aware_utc(fixture, request):
     with session_scope() as s:
         row = s.query(Deadline).one()
         assert row.due_at == due and row.due_at.tzinfo is not None
+
+
+def test_commands_are_refused_on_an_unmigrated_database(tmp_path, monkeypatch):
+    from service.chat.base import Inbound
+    from service.dispatch import submit
+    from service.settings import get_settings
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'never-migrated.sqlite3'}")
+    get_settings.cache_clear()
+    try:
+        with pytest.raises(NotMigrated):
+            submit(Inbound("rec", "g", "u", "1", "command", command="help", is_group=True))
+    finally:
+        get_settings.cache_clear()
+        dispose_all()
