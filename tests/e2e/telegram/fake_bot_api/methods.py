@@ -75,12 +75,12 @@ class Methods:
                 raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         return chat
 
-    def rate(self, method: str, chat: Chat) -> None:
+    def rate(self, method: str, chat: Chat, text: str = "") -> None:
         if method not in RATE_LIMITED_METHODS:
             return
         wait = self.w.limits.take(chat.id, chat.is_group, self.w.now())
         if wait is not None:
-            self.w.throttled.append((method, chat.id, wait))
+            self.w.throttled.append((method, chat.id, wait, self.w.now(), text[:40]))
             raise ApiError(429, f"Too Many Requests: retry after {wait}", retry_after=wait)
 
     @staticmethod
@@ -138,7 +138,7 @@ class Methods:
     def send_message(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self.chat(p["chat_id"])
         shown = self.text(p, "text", 1, 4096)
-        self.rate("sendMessage", chat)
+        self.rate("sendMessage", chat, shown)
         msg = Message(
             chat.next_id(),
             chat.id,
@@ -184,7 +184,7 @@ class Methods:
         markup = self.markup(p)
         if shown == visible_text(msg.text, msg.parse_mode) and markup == msg.reply_markup:
             raise ApiError(400, NOT_MODIFIED)
-        self.rate("editMessageText", chat)
+        self.rate("editMessageText", chat, shown)
         msg.text, msg.parse_mode, msg.reply_markup, msg.edit_date = (
             p["text"],
             p.get("parse_mode"),

@@ -69,7 +69,7 @@ class FakeBotApi:
         return self.world.rejected
 
     @property
-    def throttled(self) -> list[tuple[str, int, int]]:
+    def throttled(self) -> list[tuple[str, int, int, float, str]]:
         return self.world.throttled
 
     def __enter__(self) -> FakeBotApi:

@@ -184,7 +184,8 @@ class World:
         self.webhook: dict[str, Any] | None = None
         self.records: list[Record] = []
         self.rejected: list[tuple[str, str]] = []  # (method, description): requests the validation refused
-        self.throttled: list[tuple[str, int, int]] = []  # (method, chat_id, retry_after): 429 answers
+        # 429 answers: (method, chat_id, retry_after, when, the text's start)
+        self.throttled: list[tuple[str, int, int, float, str]] = []
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id → {"user", "data", "answer", …}
         self.clock_offset = 0.0
         self._update_ids = itertools.count(1)
