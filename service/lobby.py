@@ -197,9 +197,10 @@ def create_and_start(
     language: str = "en",
     bot_kind: str = "heuristic",
     bot_delay: float = 0.0,
+    first_delay: float | None = None,
 ) -> int:
     """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id.
-    `bot_delay`: seconds a bot waits before each move."""
+    `bot_delay`: seconds a bot waits before each move (`first_delay`, if given, before the first one)."""
     with session_scope() as s:
         chat_row = chat_for(s, platform, chat, True)
         players = len(humans) + bots
@@ -229,7 +230,7 @@ def create_and_start(
             raise ValueError(f"cannot start {kind} with {config}: {started}")
     from workers.moves import after_commit
 
-    after_commit(game, started[0], started[1])
+    after_commit(game, started[0], started[1], first_delay)
     return game.id
 
 

@@ -135,6 +135,7 @@ def _game_phase(args: argparse.Namespace, run: str, games: int, delay: float) ->
             seed=n,
             bot_kind=args.bot,
             bot_delay=delay,
+            first_delay=delay * n / games,  # spread: a steady pace from the start
         )
 
     with ThreadPoolExecutor(8) as pool:

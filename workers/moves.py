@@ -208,18 +208,18 @@ def _record(
     return published
 
 
-def after_commit(game: GameRow, state: Any, published: Published) -> Outcome:
+def after_commit(game: GameRow, state: Any, published: Published, bot_delay: float | None = None) -> Outcome:
     sessions = get_sessions()
     sessions.put_state(game.id, game.seq, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     sessions.put_meta(game.id, published.meta)
     _deliver(published.chats)
-    schedule_bot(game, state)
+    schedule_bot(game, state, bot_delay)
     return Outcome("applied", published.chats)
 
 
-def schedule_bot(game: GameRow, state: Any) -> None:
+def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:
     """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move),
-    after the game's `bot_delay` seconds if set (a pace people in the chat can follow)."""
+    after the game's `bot_delay` seconds if set (a pace people in the chat can follow), or after `delay`."""
     if game.status != "active":
         return
     bots = game.options.get("bot_seats", [])
@@ -227,7 +227,7 @@ def schedule_bot(game: GameRow, state: Any) -> None:
         if prompt.seat in bots:
             enqueue(
                 "play_bot",
-                countdown=game.options.get("bot_delay") or None,
+                countdown=(game.options.get("bot_delay") if delay is None else delay) or None,
                 game_id=game.id,
                 seat=prompt.seat,
                 seq=game.seq,
