@@ -59,15 +59,18 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         return 0
     handled = 0
     sent: list[int] = []  # rows sent whose bookkeeping is one UPDATE at the end
+    superseded: list[int] = []  # edits overtaken by a newer edit of the same message before they were sent
     try:
         adapter = get_adapter(platform)
         while True:
-            _mark_sent(sent)  # before reading again: those rows are done
+            _mark(sent, "sent")  # before reading again: those rows are done
+            _mark(superseded, "superseded")
             with session_scope() as s:
                 rows = outbox.pending_for_chat(s, platform, chat, BATCH)
             if not rows:
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
+            rows = _newest_edits(rows, superseded)
             for row in rows:
                 delay = _due_in(row)
                 if delay <= 0:
@@ -87,7 +90,8 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                 if last_batch:
                     return handled
     finally:
-        _mark_sent(sent)
+        _mark(sent, "sent")
+        _mark(superseded, "superseded")
         lock.__exit__(None, None, None)
 
 
@@ -161,13 +165,25 @@ def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None, sent: list
     return True
 
 
-def _mark_sent(ids: list[int]) -> None:
-    """Mark `ids` sent and empty the list."""
+def _mark(ids: list[int], status: str) -> None:
+    """Set the status of rows `ids` in one statement and empty the list."""
     if ids:
         table = OutboxRow.__table__
         with get_engine(lazy_commit=True).begin() as conn:
-            conn.execute(update(table).where(table.c.id.in_(ids)).values(status="sent", sent_at=utcnow()))
+            conn.execute(update(table).where(table.c.id.in_(ids)).values(status=status, sent_at=utcnow()))
         ids.clear()
+
+
+def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
+    """Drop edits of a message that a later edit of the same message in `rows` replaces (noting them)."""
+    last = {row.ref: row.id for row in rows if row.op == "upsert"}
+    kept = []
+    for row in rows:
+        if row.op == "upsert" and last[row.ref] != row.id:
+            superseded.append(row.id)
+        else:
+            kept.append(row)
+    return kept
 
 
 @retry(

@@ -84,13 +84,13 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
     if not cmd.get("is_group") and user.direct_chat is None:
         user.direct_chat = cmd["chat"]
-    game = game_rows.lock_game(s, int(cmd["game_id"]))
+    locked = game_rows.lock_with_table(s, int(cmd["game_id"]))
+    game, table = locked if locked is not None else (None, None)
     lang = user.language or (game.language if game else None)
-    if game is None or game.status not in ("active", "finished"):
+    if game is None or table is None or game.status not in ("active", "finished"):
         return _notice(s, cmd, lang, "notice.no_game", "no_game")
     if game.status == "finished":
         return _notice(s, cmd, lang, "notice.game_over", "game_over")
-    table = game_rows.table(s, game)
     mine = next((seat for seat in table.seats if seat.user_id == user.id), None)
     if mine is None:
         return _notice(s, cmd, lang, "notice.not_seated", "not_seated")
@@ -115,10 +115,10 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
     """A bot seat's move (`by="bot"`, valid only at game seq `seq`) or a timed-out seat's default (`by="timeout"`,
     valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing."""
     with session_scope() as s:
-        game = game_rows.lock_game(s, game_id)
-        if game is None or game.status != "active":
+        locked = game_rows.lock_with_table(s, game_id)
+        if locked is None or locked[0].status != "active":
             return Outcome("stale")
-        table = game_rows.table(s, game)
+        game, table = locked
         seat_row = table.seats[seat]
         if (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
             return Outcome("stale")

@@ -48,15 +48,25 @@ class Table:
     users: dict[int, User]
 
 
-def table(s: Session, game: GameRow) -> Table:
-    rows = s.execute(
-        select(Seat, User).outerjoin(User, Seat.user_id == User.id).where(Seat.game_id == game.id).order_by(Seat.seat)
-    ).all()
-    return Table(
-        s.get(Chat, game.chat_id),
-        [seat for seat, _ in rows],
-        {seat.seat: user for seat, user in rows if user is not None},
+def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
+    """`lock_game` in the same round trip as its table: the game row locked, with its chat, seats and users."""
+    stmt = (
+        select(GameRow, Chat, Seat, User)
+        .outerjoin(Chat, Chat.id == GameRow.chat_id)
+        .outerjoin(Seat, Seat.game_id == GameRow.id)
+        .outerjoin(User, User.id == Seat.user_id)
+        .where(GameRow.id == game_id)
+        .order_by(Seat.seat)
     )
+    if s.get_bind().dialect.name == "postgresql":
+        stmt = stmt.with_for_update(of=GameRow)
+    rows = s.execute(stmt.execution_options(populate_existing=True)).all()
+    if not rows:
+        return None
+    game, chat = rows[0][0], rows[0][1]
+    seats = [seat for _, _, seat, _ in rows if seat is not None]
+    users = {seat.seat: user for _, _, seat, user in rows if seat is not None and user is not None}
+    return game, Table(chat, seats, users)
 
 
 def action_log(s: Session, game_id: int) -> list[tuple[int, str]]:

@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, or_, select, update
+from sqlalchemy import Row, or_, select
 from sqlalchemy.orm import Session
 
 from service.store.models import OutboxRow, SentMessage, utcnow
@@ -73,21 +73,9 @@ def upsert(
     is_group: bool = False,
     photo: bytes | None = None,
 ) -> OutboxRow:
-    """Queue an edit-in-place of `ref` (a send if it was never sent). An edit of `ref` still waiting is superseded:
-    the chat sees only the newest content (fewer edits, and a backlog behind the platform's rate limits shrinks
-    instead of growing)."""
-    s.execute(
-        update(OutboxRow)
-        .where(
-            OutboxRow.platform == platform,
-            OutboxRow.chat == chat,
-            OutboxRow.ref == ref,
-            OutboxRow.op == "upsert",
-            OutboxRow.status == "pending",
-        )
-        .values(status="superseded")
-        .execution_options(synchronize_session=False)
-    )
+    """Queue an edit-in-place of `ref` (a send if it was never sent). Edits of one `ref` waiting together are
+    superseded by the newest at delivery (`workers.delivery`): the chat sees only the newest content (fewer edits,
+    and a backlog behind the platform's rate limits shrinks instead of growing)."""
     return enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
 
 
