@@ -108,7 +108,7 @@ def engine_cost(engines: int) -> float:
     """Cost of the siege engine that brings Camelot to `engines` (the 12th loses the game)."""
     if engines >= cat.MAX_ENGINES:
         return 100.0
-    late = (1.5 if engines >= 10 else 0) + (4 if engines == 11 else 0)
+    late = (W.ENGINE_TEN if engines >= 10 else 0) + (W.ENGINE_ELEVEN if engines == 11 else 0)
     return W.ENGINE_BASE + W.ENGINE_SLOPE * max(0, engines - 4) + late
 
 
@@ -212,7 +212,7 @@ def fight_plan(played: list[int], hand: list[int], quest: str) -> list[int] | No
         counts = Counter(played)
         for v, k in zip(cat.FIGHT_VALUES, pick, strict=True):
             counts[v] += k
-        groups = sorted(counts.values(), reverse=True)
+        groups = sorted((c for c in counts.values() if c), reverse=True)
         if len(groups) > len(pattern) or any(c != g for c, g in zip(groups, pattern, strict=False)):
             continue
         total = sum(v * k for v, k in zip(cat.FIGHT_VALUES, pick, strict=True))

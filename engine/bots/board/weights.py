@@ -7,10 +7,11 @@ from __future__ import annotations
 
 # What winning (and not losing) each quest is worth: swords both ways, plus life, cards, relics, engines spared.
 SWING = {
-    "black_knight": 2.4, "lancelot": 2.6, "dragon": 4.6, "excalibur": 7.4, "grail": 4.0, "picts": 3.2, "saxons": 4.2,
+    "black_knight": 3.5, "lancelot": 3.5, "dragon": 4.6, "excalibur": 7.4, "grail": 4.0, "picts": 3.2, "saxons": 4.2,
 }
 ENGINE_BASE = 0.75  # a siege engine while Camelot is safe (4 or fewer)
 ENGINE_SLOPE = 0.12  # each engine beyond 4 makes the next one dearer
+ENGINE_TEN, ENGINE_ELEVEN = 2.5, 6.0  # extra for the 10th and 11th: one or two steps from losing (a Traitor adds)
 LIFE = {6: 0.22, 5: 0.34, 4: 0.56, 3: 0.9, 2: 1.64}  # losing one life point from this much life (from 1: death)
 THREAT = 0.45  # a black card that would lose a quest only hastens a loss that is likely anyway
 BLACK_DRAWS = 0.75  # black cards per knight per round (most knights draw one in their Evil phase)
