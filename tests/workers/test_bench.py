@@ -1,0 +1,22 @@
+"""The pipeline benchmark runs end to end on a tiny load and reports every figure."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from workers.bench import pipeline
+
+pytestmark = pytest.mark.e2e
+
+
+def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
+    for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+        monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
+    figures = pipeline(["--games", "8", "--rate", "16", "--seconds", "2", "--warmup", "1", "--capacity-games", "4",
+                        "--database-url", backbone_pg.database_url, "--redis-url", backbone_pg.redis_url])
+    out = capsys.readouterr().out
+    assert "moves/s" in out and "no-op" in out and "ratios" in out
+    assert figures["moves_per_s"] > 0 and figures["max_moves_per_s"] > 0 and figures["max_noop_per_s"] > 0
+    assert not math.isnan(figures["move_p50_ms"]) and figures["move_p50_ms"] <= figures["move_p99_ms"]
