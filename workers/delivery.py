@@ -65,8 +65,8 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         while True:
             _mark(sent, "sent")  # before reading again: those rows are done
             _mark(superseded, "superseded")
-            with session_scope() as s:
-                rows = outbox.pending_for_chat(s, platform, chat, BATCH)
+            with get_engine().connect() as conn:
+                rows = outbox.pending_for_chat(conn, platform, chat, BATCH)
             if not rows:
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
@@ -219,8 +219,12 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | 
             except PermanentError:
                 pass  # too old or deleted: send it anew below
         if row.photo:
-            return await adapter.send_photo(chat, row.photo, text, keyboard), True
-        return await adapter.send_text(chat, text, keyboard), True
+            new_id = await adapter.send_photo(chat, row.photo, text, keyboard)
+        else:
+            new_id = await adapter.send_text(chat, text, keyboard)
+        if row.is_group and (row.ref or "").startswith("board:") and getattr(adapter, "pins_board", False):
+            await _pin_quietly(adapter, chat, new_id)
+        return new_id, True
     if row.op in ("restrict", "unrestrict"):
         await adapter.set_silence(chat, row.op == "restrict")
         return None, False
@@ -228,6 +232,14 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | 
         await adapter.delete(chat, row.payload["message_id"])
         return None, False
     raise PermanentError(f"unknown outbox op {row.op!r}")
+
+
+async def _pin_quietly(adapter: ChatAdapter, chat: str, message_id: str) -> None:
+    """Pin a group's new board message (adapters with `pins_board`, e.g. Telegram); a pin never fails the send."""
+    try:
+        await adapter.pin(chat, message_id)
+    except (PermanentError, TransientError, RateLimited) as exc:
+        log.info("outbox.pin_skipped", chat=chat, error=str(exc))
 
 
 def _keyboard(raw: Any) -> list[list[Button]] | None:

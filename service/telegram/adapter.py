@@ -107,6 +107,7 @@ class TelegramAdapter:
     """One bot token; a PTB `Bot` per event loop (its HTTP client belongs to the loop that opened it)."""
 
     platform = PLATFORM
+    pins_board = True  # the outbox pins each game's board message in the group (when the bot may)
 
     def __init__(self, token: str | None = None, base_url: str | None = None, sessions: Sessions | None = None) -> None:
         settings = get_settings()

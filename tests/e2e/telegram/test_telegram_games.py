@@ -200,13 +200,19 @@ def play(
         (t, [(round(r.at - t[3], 3), r.action, r.text[:30]) for r in api.records(t[1]) if abs(r.at - t[3]) < 1])
         for t in api.throttled
     ]
-    refused_rights = [e for e in api.errors if e[0] == "setChatPermissions" and "not enough rights" in e[2]]
+    refused_rights = [
+        e for e in api.errors if e[0] in ("setChatPermissions", "pinChatMessage") and "not enough rights" in e[2]
+    ]
     assert bot_rights is None or not refused_rights  # without the right, trying is how the bot finds out
     # "not modified": an edit that brings back what the message already shows (a superseded edit in between);
     # the adapter takes it as done. Counted, not an error.
     unchanged = [e for e in api.errors if e[0].startswith("edit") and "message is not modified" in e[2]]
     assert [e for e in api.errors if e not in refused_rights and e not in unchanged] == [], api.errors
     assert all(q["answered_at"] is not None for q in api.world.callbacks.values())
+    if bot_rights:  # one board message, pinned
+        assert group.pinned is not None and group.messages[group.pinned].text in audit.boards
+    else:
+        assert group.pinned is None
     return {
         "moves": audit.moves,
         "taps": table.taps,

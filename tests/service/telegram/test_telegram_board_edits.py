@@ -1,5 +1,6 @@
-"""Keeping the group readable: board changes queued faster than Telegram lets the bot edit end in one edit with
-the newest board, not one edit per change (the outbox supersedes a waiting edit of the same message)."""
+"""Keeping the group readable: the board is one pinned message, and board changes queued faster than Telegram lets
+the bot edit end in one edit with the newest board, not one edit per change (the outbox supersedes a waiting edit
+of the same message)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ def test_a_burst_of_board_changes_is_one_send_then_one_edit(telegram: FakeBotApi
     deliver_chat("telegram", chat, True)
     queue_boards(chat, ["board 4", "board 5", "board 5", "board 6"])
     deliver_chat("telegram", chat, True)
-    assert [(r.action, r.text) for r in api.records(group.id)] == [("send", "board 3"), ("edit", "board 6")]
-    assert [m.text for m in api.messages(group.id)] == ["board 6"]
+    assert [(r.action, r.text) for r in api.records(group.id)] == [
+        ("send", "board 3"),
+        ("pin", ""),
+        ("edit", "board 6"),
+    ]
+    (board,) = api.messages(group.id)
+    assert board.text == "board 6" and group.pinned == board.message_id  # the board is pinned when it is sent
     assert api.rejected == [] and api.errors == []
