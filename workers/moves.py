@@ -210,8 +210,7 @@ def _record(
 
 def after_commit(game: GameRow, state: Any, published: Published, bot_delay: float | None = None) -> Outcome:
     sessions = get_sessions()
-    sessions.put_state(game.id, game.seq, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-    sessions.put_meta(game.id, published.meta)
+    sessions.put_game(game.id, game.seq, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), published.meta)
     _deliver(published.chats)
     schedule_bot(game, state, bot_delay)
     return Outcome("applied", published.chats)

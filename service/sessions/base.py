@@ -33,6 +33,11 @@ class Sessions(ABC):
     @abstractmethod
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
 
+    def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
+        """`put_state` and `put_meta` together (one round trip where the backend allows)."""
+        self.put_state(game_id, seq, blob)
+        self.put_meta(game_id, meta)
+
     # --- per-chat and per-user UI state (open submenu, Matrix number → button data, …) -----------
     @abstractmethod
     def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:

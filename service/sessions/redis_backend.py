@@ -72,6 +72,12 @@ class RedisSessions(Sessions):
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         self.client.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
 
+    def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
+        pipe.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+        pipe.execute()
+
     def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
         raw = self.client.get(f"{P}ui:{scope}:{key}")
         return json.loads(raw) if raw is not None else None

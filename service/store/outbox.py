@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, or_, select
+from sqlalchemy import Connection, Row, or_, select
 from sqlalchemy.orm import Session
 
 from service.store.models import OutboxRow, SentMessage, utcnow
@@ -90,7 +90,7 @@ def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500
     return [(p, c) for p, c in rows]
 
 
-def pending_for_chat(s: Session, platform: str, chat: str, limit: int = 50) -> list[Row[Any]]:
+def pending_for_chat(s: Session | Connection, platform: str, chat: str, limit: int = 50) -> list[Row[Any]]:
     """The chat's pending rows in order, as plain rows (attribute access like `OutboxRow`; no ORM tracking: this
     is the outbox's hot path)."""
     table = OutboxRow.__table__

@@ -67,3 +67,9 @@ def test_lock_excludes_a_second_holder(sessions):
         order.append("first")
     t.join(5)
     assert order == ["first", "second"]
+
+
+def test_put_game_stores_state_and_meta(sessions):
+    sessions.put_game(3, 4, b"blob", {"status": "active", "seq": 4})
+    assert sessions.get_state(3) == (4, b"blob")
+    assert sessions.get_meta(3) == {"status": "active", "seq": 4}
