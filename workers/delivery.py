@@ -61,7 +61,11 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
     sent: list[int] = []  # rows sent whose bookkeeping is one UPDATE at the end
     superseded: list[int] = []  # edits overtaken by a newer edit of the same message before they were sent
     try:
-        adapter = get_adapter(platform)
+        try:
+            adapter = get_adapter(platform)
+        except LookupError:  # this process has no adapter for the platform: the rows wait for one that has
+            log.warning("outbox.no_adapter", platform=platform)
+            return 0
         while True:
             _mark(sent, "sent")  # before reading again: those rows are done
             _mark(superseded, "superseded")

@@ -140,3 +140,11 @@ def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
     with session_scope() as s:
         assert [u.update_id for u in s.query(ProcessedUpdate)] == ["new"]
         assert [r.status for r in s.query(OutboxRow)] == ["pending"]
+
+
+def test_a_process_without_the_platform_adapter_leaves_rows_waiting(rates):
+    with session_scope() as s:
+        outbox.enqueue(s, "nowhere", "c1", "send", {"text": "hi"})
+    assert deliver_chat("nowhere", "c1", True) == 0
+    with session_scope() as s:
+        assert s.query(OutboxRow).filter_by(platform="nowhere").one().status == "pending"
