@@ -1,6 +1,6 @@
 """Whole games through the real Telegram gateway: fake Telegram ↔ `camelot serve --telegram` ↔ Celery worker, with
 PostgreSQL and Redis on 127.0.0.1. Simulated players join by deep link and tap legal buttons to the end; then
-everything Telegram received is audited against the engine (see audit.py)."""
+everything Telegram received is audited against the engine (see telegram_audit.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from audit import rendered
 from fake_bot_api import CannotSend, FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
-from players import Table
 from sqlalchemy import func, select
-from stack import Stack, scaled_limits
+from telegram_audit import rendered
+from telegram_players import Table
+from telegram_stack import Stack, scaled_limits
 
 from service.callback import LobbyTap, pack, unpack
 from service.settings import get_settings

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_bot_api import FakeBotApi, RateLimits
-from stack import CAMELOT
+from telegram_stack import CAMELOT
 
 pytestmark = pytest.mark.e2e
 

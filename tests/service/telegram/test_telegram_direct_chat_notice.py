@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fake_bot_api import FakeBotApi, RateLimits
-from gateway_runner import GatewayThread
+from telegram_gateway_runner import GatewayThread
 
 from service.chat import registry
 from service.settings import get_settings

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fake_bot_api import FakeBotApi
-from gateway_runner import GatewayThread
+from telegram_gateway_runner import GatewayThread
 
 from service import dispatch
 from service.callback import pack, pack_lobby
