@@ -25,9 +25,11 @@ def configure() -> Celery:
     key = (settings.celery_broker_url, settings.celery_result_backend, settings.celery_visibility_timeout)
     if key == _configured_for:
         return app
-    if _configured_for is not None and app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    if _configured_for is not None:  # settings changed: drop connections made with the old ones
+        if app._pool is not None:
+            app._pool.force_close_all()
+            app._pool = None
+        app.amqp._producer_pool = None
     app.conf.update(
         broker_url=settings.celery_broker_url or "memory://",
         result_backend=settings.celery_result_backend,
