@@ -19,11 +19,10 @@ class Player:
 
 
 class Table:
-    """Players in one group; `step()` lets every player with an unanswered panel tap one of its buttons."""
+    """Players at one table; `step()` lets every player with an unanswered panel tap one of its buttons."""
 
-    def __init__(self, api: FakeBotApi, group_id: int, users: list[User], seed: int) -> None:
+    def __init__(self, api: FakeBotApi, users: list[User], seed: int) -> None:
         self.api = api
-        self.group_id = group_id
         self.players = [Player(u) for u in users]
         self.rng = random.Random(seed)
         self.taps = 0

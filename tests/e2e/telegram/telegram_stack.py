@@ -84,9 +84,6 @@ class Stack:
         out = (self.logs / f"{name}.log").open("ab")
         self.procs[name] = subprocess.Popen(argv, env=self.env, stdout=out, stderr=subprocess.STDOUT)
 
-    def alive(self) -> bool:
-        return all(p.poll() is None for p in self.procs.values())
-
     def log_tail(self, lines: int = 40) -> str:
         parts = []
         for name in self.procs:

@@ -145,7 +145,7 @@ def play(
     users = [api.add_user(name, language_code=lang) for name, lang in names]
     group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights)
     first_record = len(api.records())
-    table = Table(api, group.id, users, seed)
+    table = Table(api, users, seed)
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
     settle(api, game_id)
     forge_taps(api, table, game_id)

@@ -131,9 +131,6 @@ class Methods:
         chat = self.chat(p["chat_id"])
         return chat, self.own_message(chat, p["message_id"], "edit")
 
-    def as_result(self, chat: Chat, msg: Message) -> dict[str, Any]:
-        return self.w.message_api(chat, msg)
-
     # --- sending --------------------------------------------------------------------------------------------
     def send_message(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self.chat(p["chat_id"])
@@ -150,7 +147,7 @@ class Methods:
         )
         chat.messages[msg.message_id] = msg
         self.record("send", "sendMessage", chat, msg, shown)
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     def send_photo(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self.chat(p["chat_id"])
@@ -171,7 +168,7 @@ class Methods:
         )
         chat.messages[msg.message_id] = msg
         self.record("send", "sendPhoto", chat, msg, shown)
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     # --- editing --------------------------------------------------------------------------------------------
     def edit_text(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -192,7 +189,7 @@ class Methods:
             int(self.w.now()),
         )
         self.record("edit", "editMessageText", chat, msg, shown)
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     def edit_caption(self, p: dict[str, Any]) -> dict[str, Any]:
         chat, msg = self.target(p)
@@ -210,7 +207,7 @@ class Methods:
             int(self.w.now()),
         )
         self.record("edit", "editMessageCaption", chat, msg, shown)
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     def edit_media(self, p: dict[str, Any]) -> dict[str, Any]:
         chat, msg = self.target(p)
@@ -228,7 +225,7 @@ class Methods:
         self.rate("editMessageMedia", chat)
         msg.photo, msg.caption, msg.reply_markup, msg.edit_date = data, media.get("caption"), markup, int(self.w.now())
         self.record("edit", "editMessageMedia", chat, msg, shown)
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     def edit_markup(self, p: dict[str, Any]) -> dict[str, Any]:
         chat, msg = self.target(p)
@@ -240,7 +237,7 @@ class Methods:
         self.record(
             "edit", "editMessageReplyMarkup", chat, msg, visible_text(msg.text or msg.caption or "", msg.parse_mode)
         )
-        return self.as_result(chat, msg)
+        return self.w.message_api(chat, msg)
 
     def delete_message(self, p: dict[str, Any]) -> bool:
         chat = self.chat(p["chat_id"])
