@@ -17,9 +17,9 @@ VARIANTS = ({}, {"traitor": "none"}, {"traitor": "among_us"}, {"three_player_rul
 CONFIGS = [{"players": n, **v} for n in range(3, 8) for v in VARIANTS]
 LOYAL, TRAITOR = BoardHeuristicBot(as_loyal=True), BoardHeuristicBot()
 
-# Loyal wins in the 40 seeded 5-bot games of `test_loyal_side_wins_a_share_of_bot_games` (standard variant).
-# Measured: see the bot's report; the floor sits well below it, and the bot before this one won none.
-WIN_FLOOR = 2
+# Loyal wins in the 40 seeded 5-bot games of `test_loyal_side_wins_a_share_of_bot_games` (standard variant):
+# measured 11 (28% over 400 other seeded games); the bot before this one won none of these 40.
+WIN_FLOOR = 5
 
 
 def _bot_states(games: int, every: int):
