@@ -12,8 +12,9 @@ import re
 from typing import NamedTuple
 
 MAX_BYTES = 64
-_CHOICE = re.compile(r"^(\d{1,12}):(\d{1,9}):([\x21-\x7e]{1,40})$")
-_LOBBY = re.compile(r"^L(\d{1,12}):([a-z_]{1,16})(?::([A-Za-z0-9_\-]{1,24}))?$")
+# ids and seqs of at most 9 ASCII digits fit the database's 32-bit integers (a forged bigger one is malformed)
+_CHOICE = re.compile(r"^([0-9]{1,9}):([0-9]{1,9}):([\x21-\x7e]{1,40})$")
+_LOBBY = re.compile(r"^L([0-9]{1,9}):([a-z_]{1,16})(?::([A-Za-z0-9_\-]{1,24}))?$")
 
 
 class Choice(NamedTuple):
