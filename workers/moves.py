@@ -73,9 +73,10 @@ def play_action(cmd: dict[str, Any]) -> Outcome:
 
 
 def _is_count(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or (
-        isinstance(value, str) and value.isdigit() and len(value) <= 12
-    )
+    """A non-negative id or seq that fits the database's 32-bit integers (ASCII digits only, if text)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
 def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
