@@ -4,6 +4,8 @@ The plan in short: draw black cards in the Evil phase unless a cheap engine or a
 the quest where one stands when one's cards help, else go where the hand helps most (group quests with company,
 solo fights only with a hand that can finish them); refill at the Round Table; fight the siege and spend Merlins
 on engines as Camelot nears the twelfth; heal with triples; offer Merlins against the worst special black cards.
+Measured against bot-only games, Excalibur and the wars pay best; the Grail is pursued only when cheap (see
+`weights.SWING`), and accusations are never made (no evidence a bot can see is worth the sword a mistake flips).
 """
 
 from __future__ import annotations
