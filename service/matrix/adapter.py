@@ -11,6 +11,7 @@ other refusals → PermanentError. A retried send reuses its transaction id, so 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import io
@@ -29,6 +30,8 @@ from nio import (
     DirectRoomsResponse,
     ErrorResponse,
     JoinedRoomsResponse,
+    LocalProtocolError,
+    MatrixRoom,
     RoomCreateResponse,
     RoomGetStateEventResponse,
     RoomPreset,
@@ -145,9 +148,27 @@ class MatrixAdapter:
             return
         for _ in range(int(wait / 0.05)):
             if room in self.client.rooms:
+                await self._know_devices(self.client.rooms[room], wait)
                 return
             await asyncio.sleep(0.05)
         raise TransientError(f"room {room} not synced yet")
+
+    async def _know_devices(self, room: MatrixRoom, wait: float) -> None:
+        """Have every member's device keys queried (invited members too) before encrypting: a device unknown
+        now never gets the key of this message, and a player who cannot read their first panel is stuck."""
+        olm = self.client.olm
+        if not room.encrypted:
+            return
+        olm.update_tracked_users(room)
+        for _ in range(int(wait / 0.05)):
+            if not any(u in olm.users_for_key_query for u in room.users):
+                return
+            if self.client.should_query_keys:
+                with contextlib.suppress(LocalProtocolError):  # the sync loop's own query got there first
+                    async with _network():
+                        await self.client.keys_query()
+            else:
+                await asyncio.sleep(0.05)  # the sync loop's query is in flight
 
     @_on_home_loop
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:

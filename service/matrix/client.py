@@ -6,9 +6,10 @@ limits and backoff stay in charge; the sync loop handles its own retries.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
-from nio import AsyncClient, AsyncClientConfig, LoginResponse, WhoamiResponse
+from nio import AsyncClient, AsyncClientConfig, LocalProtocolError, LoginResponse, WhoamiResponse
 from nio.crypto import ENCRYPTION_ENABLED
 
 from service.matrix.login_store import LoginStore, StoredLogin
@@ -71,10 +72,12 @@ async def keep_keys(client: AsyncClient) -> None:
     """The end-to-end housekeeping nio's `sync_forever` does between syncs: upload, query and claim keys."""
     if client.olm is None:
         return
-    if client.should_upload_keys:
-        await client.keys_upload()
-    if client.should_query_keys:
-        await client.keys_query()
-    if client.should_claim_keys:
-        await client.keys_claim(client.get_users_for_key_claiming())
+    # The adapter may do the same work at the same moment (before an encrypted send): nio then says "not needed".
+    with contextlib.suppress(LocalProtocolError):
+        if client.should_upload_keys:
+            await client.keys_upload()
+        if client.should_query_keys:
+            await client.keys_query()
+        if client.should_claim_keys:
+            await client.keys_claim(client.get_users_for_key_claiming())
     await client.send_to_device_messages()

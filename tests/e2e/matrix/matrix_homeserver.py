@@ -71,10 +71,6 @@ class Homeserver:
                 self.process.wait()
         shutil.rmtree(self.data_dir, ignore_errors=True)
 
-    def log_tail(self, lines: int = 40) -> str:
-        path = self.data_dir / "homeserver.log"
-        return "\n".join(path.read_text().splitlines()[-lines:]) if path.exists() else ""
-
 
 def _hmac_hex(secret: str, nonce: str, user: str, password: str, admin: bool) -> str:
     """Synapse's registration MAC: HMAC-SHA1 over nonce, user, password and admin flag, NUL-separated."""

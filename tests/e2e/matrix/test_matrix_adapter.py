@@ -16,7 +16,7 @@ from PIL import Image
 from service.chat.base import Button, PermanentError, RateLimited, TransientError
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
-from service.matrix.client import connect
+from service.matrix.client import connect, keep_keys
 from service.matrix.login_store import LoginStore
 from service.sessions import MemorySessions
 
@@ -332,5 +332,32 @@ def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
         assert await first.direct_chat(bob.user_id) == room
         await bob.close()
         await first.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_first_private_message_readable_by_a_player_who_joins_later(homeserver):
+    """The bot writes into a new encrypted direct room before the player has even accepted the invite."""
+
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_early", encrypt=True)
+        alice = await _player(homeserver, "alice_early", encryption=True)
+        stop = asyncio.Event()
+
+        await keep_keys(bot.client)  # the bot's own keys are up
+
+        async def bot_sync_loop():  # a gateway loop that has not come round to querying the player's keys yet
+            while not stop.is_set():
+                await bot.client.sync(timeout=200)
+
+        syncing = asyncio.create_task(bot_sync_loop())
+        room = await bot.direct_chat(alice.user_id)
+        await bot.send_text(room, "Your loyalty: Loyal", [[Button("Draw", "3:1:draw")]])
+        await alice.wait_for(lambda p: any("Your loyalty: Loyal" in b for b in p.bodies(room)) or p.undecryptable)
+        assert alice.undecryptable == 0
+        stop.set()
+        await syncing
+        await alice.close()
+        await bot.client.close()
 
     asyncio.run(scenario())

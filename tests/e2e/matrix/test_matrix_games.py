@@ -179,7 +179,9 @@ async def _play(game_id, group, players, gateway, bot_id, rng, *, restart_after:
     turn = 0
     deadline = time.monotonic() + GAME_TIMEOUT
     while _game_status(game_id) != "finished":
-        assert time.monotonic() < deadline, f"game not finished in time\n{gateway.tail()}"
+        assert time.monotonic() < deadline, (
+            f"game not finished in time; undecryptable: {[p.undecryptable for p in players]}\n{gateway.tail()}"
+        )
         assert gateway.alive() or (restart_after is not None and seen["restarts"] == 0), gateway.tail()
         await asyncio.gather(*(p.sync(timeout_ms=150) for p in players))
         silent = players[0].client.rooms[group].power_levels.defaults.events_default >= 50
@@ -273,6 +275,7 @@ async def _check_rooms(group: str, players: list[Player], bot_id: str, *, encryp
             assert {m.user_id for m in members.members} == {bot_id, owner.user_id}
             others = [p for p in players if p is not owner]
             assert all(room not in p.client.rooms for p in others)
+    assert [p.undecryptable for p in players] == [0] * len(players), "every player could read every message"
     # What the group shows came from rows for the group; no private row's text ever reached it.
     group_texts = {_base(_text(e["content"])) for e in group_history
                    if e["sender"] == bot_id and e["type"] == "m.room.message" and e.get("content")}
