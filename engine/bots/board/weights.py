@@ -7,7 +7,7 @@ from __future__ import annotations
 
 # What winning (and not losing) each quest is worth: swords both ways, plus life, cards, relics, engines spared.
 SWING = {
-    "black_knight": 3.5, "lancelot": 3.5, "dragon": 4.6, "excalibur": 7.4, "grail": 1.0, "picts": 4.2, "saxons": 4.2,
+    "black_knight": 5.0, "lancelot": 3.5, "dragon": 4.6, "excalibur": 7.4, "grail": 1.0, "picts": 4.2, "saxons": 4.2,
 }
 ENGINE_BASE = 0.75  # a siege engine while Camelot is safe (4 or fewer)
 ENGINE_SLOPE = 0.12  # each engine beyond 4 makes the next one dearer
