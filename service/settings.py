@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     celery_result_backend: str | None = None
     celery_visibility_timeout: float = 300.0  # an unacknowledged task is redelivered after this (Redis broker)
     worker_concurrency: int = 2
+    worker_prefetch_multiplier: int = 4  # messages reserved per worker process (0: no limit)
 
     telegram_token: str | None = None
     telegram_base_url: str | None = None  # e.g. http://127.0.0.1:8081/bot (tests' fake Bot API)

@@ -37,7 +37,7 @@ def configure() -> Celery:
         accept_content=["json"],
         result_serializer="json",
         task_ignore_result=True,
-        worker_prefetch_multiplier=4,
+        worker_prefetch_multiplier=settings.worker_prefetch_multiplier,
         broker_transport_options={
             "visibility_timeout": settings.celery_visibility_timeout,
             # sweep for messages of killed workers every few seconds, not every 100 s (kombu's default)
