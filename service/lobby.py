@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
+from service.render.i18n import available_languages, normalize
 from service.render.lobby import lobby_message
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -63,7 +64,7 @@ def create(
             },
             seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
             status="lobby",
-            language=language or chat_row.language or creator.language or settings.default_language,
+            language=normalize(language or chat_row.language or creator.language or settings.default_language),
             chat_id=chat_row.id,
             creator_id=creator.id,
         )
@@ -129,11 +130,14 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
             elif option == "bots":
                 opts["bots"] = value in ("on", "yes", "1", "true")
             elif option == "lang":
+                if value not in available_languages():
+                    return "bad_value"
                 game.language = value
-            elif option == "turn":
-                opts["turn_deadline"] = float(value) * 3600
-            elif option == "response":
-                opts["response_deadline"] = float(value) * 60
+            elif option in ("turn", "response"):
+                amount = float(value)
+                if not (0 < amount < 10_000):  # also refuses nan and inf, which JSON columns cannot store
+                    return "bad_value"
+                opts[f"{option}_deadline"] = amount * (3600 if option == "turn" else 60)
             else:
                 game.config = {**game.config, option: _variant_value(value)}
         except ValueError:
