@@ -8,9 +8,15 @@ from sqlalchemy.orm import Session
 
 from service.store.models import Chat, User
 
+NAME_MAX = User.name.type.length
+LANGUAGE_MAX = User.language.type.length
+
 
 def user_for(s: Session, platform: str, platform_id: str, name: str | None = None, language: str | None = None) -> User:
-    """The user row, created if new; a known name or language is refreshed (never blanked)."""
+    """The user row, created if new; a known name or language is refreshed (never blanked). Both are cut to their
+    columns' sizes: a Matrix display name has no short limit, and a too long value must not fail the update."""
+    name = name[:NAME_MAX] if name else name
+    language = language[:LANGUAGE_MAX] if language else language
     user = s.scalar(select(User).where(User.platform == platform, User.platform_id == platform_id))
     if user is None:
         try:
