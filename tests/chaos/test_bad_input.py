@@ -1,0 +1,263 @@
+"""Malicious or stale input through `service.dispatch.submit` with the real games (PostgreSQL + Redis, tasks
+in-process): forged, garbage, stale and misplaced taps and commands. Each must leave the game's action log and
+digest as they were, answer the sender in the chat it came from (or drop it silently), raise nothing to the
+gateway, and put nothing in the group chat.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from engine import get_game
+from service import lobby
+from service.callback import pack, pack_lobby
+from service.chat.base import Inbound
+from service.dispatch import ADMIN_FLAG, submit
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import GameRow, Seat
+from workers.moves import load_state
+
+_ids = itertools.count(1)
+GROUP = "group"
+
+
+def tap(user: str, data: str, chat: str | None = None, update_id: str | None = None) -> Inbound:
+    return Inbound("rec", chat or f"dm-{user}", user, update_id or f"b{next(_ids)}", "tap", text=data)
+
+
+def action(user: str, game_id, seq, code, chat: str | None = None) -> Inbound:
+    return Inbound(
+        "rec", chat or f"dm-{user}", user, f"b{next(_ids)}", "action", game_id=game_id, prompt_seq=seq, code=code
+    )
+
+
+def command(user: str, name: str, *args: str, chat: str = GROUP, **kw) -> Inbound:
+    return Inbound(
+        "rec", chat, user, f"b{next(_ids)}", "command", command=name, args=args, is_group=chat != f"dm-{user}", **kw
+    )
+
+
+def snapshot(game_id: int) -> tuple[str, int, list[tuple[int, str]], str]:
+    """What must not change: status, seq, the action log and the engine digest of the state it replays to."""
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        log = game_rows.action_log(s, game_id)
+        state = get_game(game.kind).replay(game.config, game.seed, log)
+        return game.status, game.seq, log, get_game(game.kind).digest(state)
+
+
+def prompts(game_id: int) -> dict[int, int]:
+    """Open prompts: seat → the prompt seq its buttons carry."""
+    with session_scope() as s:
+        rows = s.query(Seat).filter_by(game_id=game_id).all()
+        return {r.seat: r.prompt_seq for r in rows if r.prompt_seq is not None}
+
+
+def state_of(game_id: int):
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        return game.kind, load_state(s, game)
+
+
+def drive(game_id: int, users: list[str], rng: random.Random, until, limit: int = 400) -> bool:
+    """Play legal moves for the human seats by taps until `until(kind, state)` holds; False if the game ended
+    or `limit` moves passed first."""
+    for _ in range(limit):
+        kind, state = state_of(game_id)
+        if until(kind, state):
+            return True
+        engine = get_game(kind)
+        open_ = prompts(game_id)
+        if engine.result(state) is not None or not open_:
+            return False
+        seat = min(open_)
+        code = engine.encode(rng.choice(engine.legal_actions(state, seat)))
+        submit(tap(users[seat], pack(game_id, open_[seat], code)))
+    return False
+
+
+class Watch:
+    """The recording adapter's calls since a mark, per chat."""
+
+    def __init__(self, rec) -> None:
+        self.rec = rec
+        self.mark = len(rec.calls)
+
+    def new(self, chat: str | None = None) -> list:
+        return [c for c in self.rec.calls[self.mark :] if chat is None or c.chat == chat]
+
+
+@pytest.fixture
+def cards_game(backbone_pg, recording) -> int:
+    return lobby.create_and_start("rec", GROUP, "cards", {}, ["alice", "bob", "carol"], 0, seed=5)
+
+
+@pytest.fixture
+def board_game(backbone_pg, recording) -> int:
+    return lobby.create_and_start("rec", GROUP, "board", {}, ["alice", "bob", "carol"], 0, seed=5)
+
+
+def answered(watch: Watch, chat: str, phrase: str) -> bool:
+    return any(phrase in c.text for c in watch.new(chat))
+
+
+def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately(board_game, recording):
+    users = ["alice", "bob", "carol"]
+    assert drive(board_game, users, random.Random(1), lambda kind, s: len(prompts(board_game)) == 1)
+    ((seat, seq),) = prompts(board_game).items()
+    other = users[(seat + 1) % 3]
+    kind, state = state_of(board_game)
+    mine = [get_game(kind).encode(a) for a in get_game(kind).legal_actions(state, seat)]
+    before = snapshot(board_game)
+    group = Watch(recording)
+    cases: list[tuple[Inbound, str]] = [
+        # someone else's legal move, with the current seq: not this user's decision
+        (tap(other, pack(board_game, before[1], mine[0])), "not your turn"),
+        (tap(other, pack(board_game, seq, mine[0])), "expired" if seq < before[1] else "not your turn"),
+        (tap(users[seat], pack(board_game, seq, "accuse:9")), "not allowed"),
+        (tap(users[seat], pack(board_game, seq, "give:excalibur.99")), "not allowed"),
+        (tap(users[seat], pack(board_game, max(seq - 1, 0) if seq else seq + 7, mine[0])), "expired"),
+        (tap(users[seat], pack(board_game, seq + 50, mine[0])), "expired"),
+        (tap(users[seat], "%s%s%s%n"), "not valid"),
+        (tap(users[seat], "{0}{rule}{game_id}"), "not valid"),
+        (tap(users[seat], "x" * 10_000), "not valid"),
+        (tap(users[seat], "1:0:é"), "not valid"),
+        (tap(users[seat], "'; DROP TABLE games; --"), "not valid"),
+        (tap(users[seat], f"{board_game}:{seq}:'or'1'='1"), "not allowed"),
+        (tap(users[seat], f"{board_game}:{seq}:%s%(x)s{{0}}"), "not allowed"),
+        (tap(users[seat], f"999999999999:{seq}:{mine[0]}"), "not valid"),  # beyond 32 bits
+        (tap(users[seat], f"0:{seq}:{mine[0]}"), "no such game"),
+        (tap("mallory", pack(board_game, seq, mine[0])), "not seated"),
+        # the same choices as already-unpacked actions (the Matrix gateway's numbered answers)
+        (action(users[seat], board_game, seq, "x" * 10_000), "not allowed"),
+        (action(users[seat], board_game, seq, "pláy:1"), "not allowed"),
+        (action(users[seat], board_game, seq, "{0}%s"), "not allowed"),
+        (action(users[seat], -1, seq, mine[0]), "not valid"),
+        (action(users[seat], 10**30, seq, mine[0]), "not valid"),
+        (action(users[seat], 2**31 - 1, seq, mine[0]), "no such game"),
+        (action(users[seat], board_game, -3, mine[0]), "not valid"),
+        (action(users[seat], board_game, 10**30, mine[0]), "not valid"),
+        (action(users[seat], "²", seq, mine[0]), "not valid"),
+        (action(users[seat], board_game, seq, ""), "not valid"),
+    ]
+    for cmd, phrase in cases:
+        watch = Watch(recording)
+        submit(cmd)
+        replies = watch.new()
+        what = (cmd.text or str(cmd.code))[:60]
+        assert len(replies) == 1 and replies[0].chat == cmd.chat and phrase in replies[0].text, (what, replies)
+        assert snapshot(board_game) == before, what
+    assert group.new(GROUP) == []
+
+
+def test_a_duplicate_update_is_one_move_and_not_answered_twice(board_game, recording):
+    users = ["alice", "bob", "carol"]
+    assert drive(board_game, users, random.Random(2), lambda kind, s: len(prompts(board_game)) == 1)
+    ((seat, seq),) = prompts(board_game).items()
+    kind, state = state_of(board_game)
+    code = get_game(kind).encode(get_game(kind).legal_actions(state, seat)[0])
+    before = snapshot(board_game)
+    submit(tap(users[seat], pack(board_game, seq, code), update_id="dup"))
+    after = snapshot(board_game)
+    assert after[2] == before[2] + [(seat, code)]
+    watch = Watch(recording)
+    submit(tap(users[seat], pack(board_game, seq, code), update_id="dup"))
+    submit(tap(users[seat], "garbage", update_id="dup"))
+    assert snapshot(board_game) == after
+    assert watch.new() == []  # a redelivered update is dropped without a word
+
+
+def test_commands_from_another_chat_and_forged_lobby_taps(backbone_pg, recording):
+    submit(command("alice", "newgame", "cards"))
+    with session_scope() as s:
+        lobby_id = s.query(GameRow).one().id
+    submit(command("bob", "join", chat="dm-bob"))  # a direct chat has no lobby
+    submit(tap("bob", pack_lobby(lobby_id, "join")))
+    watch = Watch(recording)
+    submit(tap("bob", pack_lobby(lobby_id, "start")))  # not the creator
+    submit(tap("bob", pack_lobby(lobby_id, "abort")))
+    submit(tap("bob", pack_lobby(lobby_id, "players", "7")))
+    submit(tap("alice", pack_lobby(lobby_id + 40, "start")))  # no such lobby
+    submit(command("mallory", "abort", chat="other-group"))  # a chat without a game
+    submit(command("mallory", "start", chat="other-group"))
+    with session_scope() as s:
+        game = s.get(GameRow, lobby_id)
+        assert game.status == "lobby" and game.options["players"] == 3
+    assert sum("creator" in c.text for c in watch.new("dm-bob")) == 3
+    assert answered(watch, "dm-alice", "")  # alice's forged tap is answered too
+    assert len(watch.new("other-group")) == 2
+    assert watch.new(GROUP) == []
+
+    for user in ("carol",):
+        submit(tap(user, pack_lobby(lobby_id, "join")))
+    submit(command("alice", "start"))
+    with session_scope() as s:
+        assert s.get(GameRow, lobby_id).status == "active"
+    before = snapshot(lobby_id)
+    watch = Watch(recording)
+    submit(command("mallory", "abort", chat="other-group"))  # the game is in another chat
+    submit(tap("mallory", pack_lobby(lobby_id, "abort")))  # not seated, not the creator
+    submit(tap("bob", pack_lobby(lobby_id, "abort")))
+    submit(tap("bob", pack_lobby(lobby_id, "start")))  # started already
+    assert snapshot(lobby_id) == before
+    assert watch.new(GROUP) == []
+    assert all(watch.new(chat) for chat in ("other-group", "dm-mallory", "dm-bob"))
+
+
+def test_hostile_command_arguments_are_refused_not_crashed(backbone_pg, recording):
+    submit(command("alice", "newgame", "board", "²"))  # a digit to str.isdigit, not to int()
+    submit(command("alice", "newgame", "board", "9" * 40))
+    with session_scope() as s:
+        lobby_id = s.query(GameRow).one().id
+    for option, value in [
+        ("turn", "nan"),
+        ("turn", "inf"),
+        ("turn", "-5"),
+        ("response", "1e400"),
+        ("lang", "x" * 300),
+        ("players", "²"),
+        ("%s", "{0}"),
+    ]:
+        submit(command("alice", "set", option, value))
+    submit(command("alice", "start"))  # with whatever was accepted above: answered, not raised
+    with session_scope() as s:
+        game = s.get(GameRow, lobby_id)
+        assert game.status in ("lobby", "active")
+        for key in ("turn_deadline", "response_deadline"):
+            assert 0 < game.options[key] < 10**9
+
+
+def test_a_user_with_a_very_long_name_can_play(backbone_pg, recording):
+    """Matrix display names have no short limit; the users table keeps 255 characters."""
+    submit(command("alice", "newgame", "cards", user_name="A" * 5000, language="x" * 100))
+    with session_scope() as s:
+        assert s.query(GameRow).count() == 1
+
+
+def test_messages_during_a_card_game_silence_and_after_the_end(cards_game, recording):
+    users = ["alice", "bob", "carol"]
+    silent = drive(cards_game, users, random.Random(3), lambda kind, s: bool(get_game(kind).view(s, None)["silence"]))
+    assert silent, "seed 3 should reach Morgan's silence"
+    before = snapshot(cards_game)
+    watch = Watch(recording)
+    submit(Inbound("rec", GROUP, "alice", f"b{next(_ids)}", "text", text="the traitor is bob!", is_group=True))
+    submit(Inbound("rec", GROUP, "mallory", f"b{next(_ids)}", "text", text="x" * 10_000, is_group=True))
+    submit(Inbound("rec", GROUP, "alice", f"b{next(_ids)}", "unknown-kind", is_group=True))
+    submit(command("alice", "nonsense", "%s"))
+    assert snapshot(cards_game) == before
+    assert watch.new() == []
+
+    submit(command("alice", "abort", ADMIN_FLAG))  # the table has no creator: a chat admin ends it
+    with session_scope() as s:
+        assert s.get(GameRow, cards_game).status == "aborted"
+    after = snapshot(cards_game)
+    watch = Watch(recording)
+    submit(tap("alice", pack(cards_game, before[1], "listen")))
+    submit(tap("bob", pack(cards_game, before[1], "pass")))
+    assert snapshot(cards_game) == after
+    assert answered(watch, "dm-alice", "no such game") and answered(watch, "dm-bob", "no such game")
+    assert [c for c in watch.new(GROUP) if c.method != "set_silence"] == []
