@@ -39,21 +39,38 @@ def pg_url() -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
-    """Claim a free Redis db (1-15) by an owner key, so parallel test runs never flush each other's data."""
+    """Claim a free Redis db (1-15) by an owner key, so parallel test runs never flush each other's data.
+    A db whose owner process is gone (a run that was killed) is reclaimed; a db with data but no owner is not ours."""
     me = f"pytest-{os.getpid()}"
     for db in range(1, 16):
         client = redis.Redis.from_url(f"{REDIS_BASE}/{db}")
         owner = client.get(_LOCK_KEY)
-        if owner is not None and owner.decode() != me:
+        if owner is not None and owner.decode() != me and _alive(owner.decode()):
             continue
-        if client.dbsize() and owner is None:
+        if owner is None and client.dbsize():
             continue  # someone else's data
+        if owner is not None and owner.decode() != me:
+            client.flushdb()  # left by a killed run
         if client.set(_LOCK_KEY, me, nx=True, ex=3600) or client.get(_LOCK_KEY) == me.encode():
             break
     else:
         pytest.skip("no free Redis database 1-15")
     yield f"{REDIS_BASE}/{db}"
     client.flushdb()
+
+
+def _alive(owner: str) -> bool:
+    """Whether the test process named in an owner key ("pytest-<pid>") still runs on this machine."""
+    pid = owner.removeprefix("pytest-")
+    if not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def flush_redis(url: str) -> None:
