@@ -28,7 +28,7 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
         from workers.app import configure
 
         configure()
-        tasks.TASKS[task].apply_async(kwargs=kwargs, countdown=countdown)
+        tasks.TASKS[task].apply_async(kwargs=kwargs, countdown=countdown, kwargsrepr=shown(kwargs))
         return
     jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)
     if jobs is not None:  # already draining in this thread: append, the loop below picks it up
@@ -43,6 +43,15 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
             tasks.RUNNERS[name](**kw)
     finally:
         _local.jobs = None
+
+
+def shown(kwargs: dict[str, Any]) -> str:
+    """What Celery logs and reports of a task's arguments (`kwargsrepr`): a player's choice (the action code, the
+    button data) can be secret, e.g. a card discarded face down, so it is masked."""
+    cmd = kwargs.get("cmd")
+    if not isinstance(cmd, dict):
+        return repr(kwargs)
+    return repr({**kwargs, "cmd": {k: ("***" if k in ("code", "text") and v else v) for k, v in cmd.items()}})
 
 
 def request_delivery(platform: str, chat: str) -> None:
