@@ -2,6 +2,8 @@
 
 SQLite: WAL and `BEGIN IMMEDIATE`, so writers serialize (the row lock's stand-in). PostgreSQL: plain URLs are
 mapped to the psycopg 3 driver; the game row is locked with `SELECT … FOR UPDATE` (see `store.games.lock_game`).
+Statement parameters are kept out of error messages and SQL logs (`hide_parameters`): they carry hands, panels and
+action codes, and an error's message ends up in a worker's log.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def get_engine(url: str | None = None, lazy_commit: bool = False) -> Engine:
 
 def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800)
+        engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800, hide_parameters=True)
         if lazy_commit:
 
             @event.listens_for(engine, "connect")
@@ -52,7 +54,7 @@ def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
     path = url.split("///", 1)[-1]
     if path and path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn, _record) -> None:  # pragma: no cover - driver hook
