@@ -1,0 +1,231 @@
+"""No secret reaches a log line: complete games of both kinds through the pipeline with every logger at DEBUG
+(stdlib root, structlog routed through it), and one game through a real Celery worker logging at DEBUG.
+
+The secrets are collected by replaying each game's log in the engine: every action code with arguments (the
+pipeline has no reason to log any, and which of them are private depends on the state: a card discarded face
+down, a placement, a swap, an exchange), every private event's payload, each seat's private view (`you`: hand,
+loyalty, peeks), and every line a player was sent privately that the group never saw.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import structlog
+
+from engine import get_game
+from service import lobby
+from service.callback import pack
+from service.chat.base import Inbound
+from service.dispatch import submit
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import GameRow, OutboxRow, Seat
+
+ROOT = Path(__file__).resolve().parents[2]
+GROUP = "group"
+LOYALTY = re.compile(r"\b(loyal|traitor)\b", re.IGNORECASE)
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """Every log record of this process at DEBUG, formatted with its traceback, in one text buffer."""
+    text = io.StringIO()
+    handler = logging.StreamHandler(text)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    handler.setLevel(logging.DEBUG)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    structlog.configure(
+        processors=[structlog.stdlib.add_log_level, structlog.processors.KeyValueRenderer(sort_keys=True)],
+        logger_factory=structlog.stdlib.LoggerFactory(),
+        wrapper_class=structlog.stdlib.BoundLogger,
+        cache_logger_on_first_use=False,
+    )
+    yield text
+    structlog.reset_defaults()
+    root.removeHandler(handler)
+    root.setLevel(level)
+
+
+def secrets_of(game_id: int, private_texts: list[str], public_texts: list[str]) -> set[str]:
+    """The strings that must not appear in a log (see the module's docstring)."""
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        kind, config, seed, players = game.kind, game.config, game.seed, game.config["players"]
+        log = game_rows.action_log(s, game_id)
+    engine = get_game(kind)
+    state = engine.new_game(config, seed)
+    found: set[str] = set()
+
+    def views() -> None:
+        for seat in range(players):
+            you = engine.view(state, seat).get("you") or {}
+            found.add(json.dumps(you, sort_keys=True, default=str))
+            found.add(repr(you))
+            for key in ("hand", "looks", "black_top", "face_down"):
+                if you.get(key):
+                    found.update({repr(you[key]), json.dumps(you[key], default=str)})
+
+    views()
+    for seat, code in log:
+        if ":" in code:
+            found.add(code)
+        state, events = engine.apply_code(state, seat, code)
+        for e in events:
+            if not e.public and e.data:
+                found.update({json.dumps(e.data, sort_keys=True, default=str), repr(e.data)})
+        views()
+    public = "\n".join(public_texts)
+    for text in private_texts:
+        found.update(line for line in text.splitlines() if len(line) >= 16 and line not in public)
+    return found
+
+
+def leaks(text: str, secrets: set[str]) -> list[str]:
+    out = [secret[:80] for secret in secrets if secret in text]
+    out += [m.group(0) for m in LOYALTY.finditer(text)]
+    return out
+
+
+def play_human(game_id: int, users: list[str], rng: random.Random, wait=None, limit: int = 600) -> None:
+    """Tap legal moves for the human seats (bots move by themselves) until the game ends. With a worker
+    (`wait` given), after each tap wait for the game to move on."""
+    for n in range(limit):
+        with session_scope() as s:
+            game = s.get(GameRow, game_id)
+            if game.status != "active":
+                return
+            kind, seq = game.kind, game.seq
+            state = get_game(kind).replay(game.config, game.seed, game_rows.action_log(s, game_id))
+            rows = s.query(Seat).filter_by(game_id=game_id)
+            open_ = {r.seat: r.prompt_seq for r in rows if r.prompt_seq is not None and r.seat < len(users)}
+        legal = get_game(kind).legal_actions(state, min(open_)) if open_ else []
+        if legal:  # (empty when a worker moved between the reads above: look again)
+            seat = min(open_)
+            code = get_game(kind).encode(rng.choice(legal))
+            data = pack(game_id, open_[seat], code)
+            submit(Inbound("rec", f"dm-{users[seat]}", users[seat], f"s{game_id}-{n}", "tap", text=data))
+        elif wait is None:
+            raise AssertionError("nobody is prompted in an active game")
+        if wait is not None:
+            wait(game_id, seq)
+    raise AssertionError(f"game {game_id} did not end in {limit} taps")
+
+
+def texts(recording, group: bool) -> list[str]:
+    return [c.text for c in recording.calls if (c.chat == GROUP) == group and c.text]
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("cards", 4), ("board", 6)])
+def test_no_secret_in_debug_logs_of_a_game(backbone_local, recording, captured, kind, seed):
+    users = ["alice", "bob"]
+    game_id = lobby.create_and_start("rec", GROUP, kind, {}, users, 2, seed=seed, bot_kind="random")
+    play_human(game_id, users, random.Random(seed))
+    with session_scope() as s:
+        assert s.get(GameRow, game_id).status == "finished"
+    secrets = secrets_of(game_id, texts(recording, group=False), texts(recording, group=True))
+    assert len(secrets) > 20
+    logged = captured.getvalue()
+    assert logged, "nothing was captured: the check would be empty"
+    assert leaks(logged, secrets) == []
+
+
+def test_a_failed_statement_names_no_row_data(backbone_pg):
+    """A database error's message (which a worker logs) must not carry the parameters: an outbox row holds a panel."""
+    from sqlalchemy.exc import DBAPIError
+
+    from service.store import outbox
+
+    with pytest.raises(DBAPIError) as failed, session_scope() as s:
+        outbox.enqueue(s, "rec", "x" * 300, "send", {"text": "Your hand: Grail, Merlin, Fight 5"})  # chat > 255
+        s.flush()
+    assert "Your hand" not in str(failed.value) and "Grail" not in str(failed.value)
+    assert "hidden due to hide_parameters" in str(failed.value)
+
+
+def moved_on(game_id: int, seq: int, timeout: float = 5.0) -> None:
+    """Wait until the worker has played past `seq` (or a while: a stale tap moves nothing)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with session_scope() as s:
+            game = s.get(GameRow, game_id)
+            if game.seq != seq or game.status != "active":
+                return
+        time.sleep(0.05)
+
+
+def pending_outbox() -> int:
+    with session_scope() as s:
+        return s.query(OutboxRow).filter_by(status="pending").count()
+
+
+@pytest.fixture
+def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Path]:
+    """A real Celery worker (tests/workers/worker_main.py, solo pool) logging at DEBUG, which includes what it logs
+    at INFO and each task's headers (`kwargsrepr`, see `workers.queue.shown`); yields its log file.
+    Its recording adapter appends what it sends to calls.jsonl next to the log."""
+    from service.sessions import reset_sessions
+    from service.settings import get_settings
+    from service.store import dispose_all
+
+    monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
+    get_settings.cache_clear()
+    reset_sessions()
+    dispose_all()
+    ready, log = tmp_path / "ready", tmp_path / "worker.log"
+    env = dict(os.environ, CAMELOT_TEST_CALLS=str(tmp_path / "calls.jsonl"), CAMELOT_TEST_READY=str(ready))
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests/workers/worker_main.py"), "--loglevel", "DEBUG", "-P", "solo"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        yield log
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@pytest.mark.e2e
+def test_no_secret_in_a_celery_workers_log(celery_worker):
+    users = ["alice"]
+    game_id = lobby.create_and_start("rec", GROUP, "cards", {}, users, 2, seed=9, bot_kind="random")
+    play_human(game_id, users, random.Random(9), wait=moved_on)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and pending_outbox():  # the worker's last messages are sent
+        time.sleep(0.1)
+    calls_file = celery_worker.parent / "calls.jsonl"
+    calls = [json.loads(line) for line in calls_file.read_text().splitlines() if line.strip()]
+    private = [c["text"] for c in calls if c["chat"] != GROUP and c["text"]]
+    public = [c["text"] for c in calls if c["chat"] == GROUP and c["text"]]
+    secrets = secrets_of(game_id, private, public)
+    logged = celery_worker.read_text()
+    assert "kwargsrepr" in logged and "succeeded" in logged  # the worker logged each task and its headers
+    assert leaks(logged, secrets) == []
