@@ -225,13 +225,8 @@ def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:
     bots = game.options.get("bot_seats", [])
     for prompt in get_game(game.kind).pending(state):
         if prompt.seat in bots:
-            enqueue(
-                "play_bot",
-                countdown=(game.options.get("bot_delay") if delay is None else delay) or None,
-                game_id=game.id,
-                seat=prompt.seat,
-                seq=game.seq,
-            )
+            wait = (game.options.get("bot_delay") if delay is None else delay) or None
+            enqueue("play_bot", countdown=wait, game_id=game.id, seat=prompt.seat, seq=game.seq)
             return
 
 
