@@ -9,6 +9,7 @@ modified", "message to delete not found"), so a redelivered outbox row is harmle
 from __future__ import annotations
 
 import asyncio
+import logging
 import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,12 @@ from service.settings import get_settings
 from service.telegram.inbound import join_link, lobby_of
 
 PLATFORM = "telegram"
+# Records that would carry secrets are kept out whatever the process's level: httpx and httpcore name each request's
+# URL, which holds the bot token (httpx at INFO, a Celery worker's level); PTB logs each call's parameters, the
+# texts of direct messages with hands and loyalties (DEBUG).
+QUIET_LOGGERS = {"httpx": logging.WARNING, "httpcore": logging.WARNING, "telegram": logging.INFO}
+for _name, _level in QUIET_LOGGERS.items():
+    logging.getLogger(_name).setLevel(_level)
 CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 _SEND_RIGHTS = (
