@@ -9,6 +9,7 @@ loyalty, peeks), and every line a player was sent privately that the group never
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -156,6 +157,30 @@ def test_a_failed_statement_names_no_row_data(backbone_pg):
         s.flush()
     assert "Your hand" not in str(failed.value) and "Grail" not in str(failed.value)
     assert "hidden due to hide_parameters" in str(failed.value)
+
+
+def test_a_telegram_send_logs_neither_the_text_nor_the_token(captured):
+    """The worker sends through PTB and httpx; its log level (DEBUG here, INFO in production) must not print a
+    direct message's text (PTB logs request parameters at DEBUG) or the bot token (httpx logs URLs at INFO)."""
+    sys.path.insert(0, str(ROOT / "tests" / "e2e" / "telegram"))
+    from fake_bot_api import FakeBotApi
+    from fake_bot_api.spec import spec_path
+
+    from service.sessions import MemorySessions
+    from service.telegram.adapter import TelegramAdapter
+
+    if spec_path() is None:
+        pytest.skip("shared/telegram-bot-api/api.json is not beside the repository")
+    with FakeBotApi() as api:
+        ann = api.add_user("Ann")
+        api.open_bot(ann)
+        adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
+        secret = "Your hand: Grail, Merlin, Fight 5; you are loyal"
+        asyncio.run(adapter.send_text(str(ann.id), secret))
+        assert [m.text for m in api.messages(ann.id)] == [secret]
+    logged = captured.getvalue()
+    assert api.token.split(":")[-1] not in logged
+    assert leaks(logged, {secret, "Grail, Merlin"}) == []
 
 
 def moved_on(game_id: int, seq: int, timeout: float = 5.0) -> None:
