@@ -106,10 +106,18 @@ def _due_in(row: OutboxRow) -> float:
 
 
 def _resolve_chat(adapter: ChatAdapter, row: OutboxRow) -> str | None:
-    """Rows for a user's direct chat that was not known yet carry `@user:<id>`; ask the adapter once."""
-    if not row.chat.startswith("@user:"):
+    """Rows for a user's direct chat that was not known yet carry `@user:<id>` (or `@uid:<row id>`, see
+    `workers.publish.direct_chat_of`); ask the adapter once."""
+    if row.chat.startswith("@uid:"):
+        with session_scope() as s:
+            known = s.get(User, int(row.chat.removeprefix("@uid:")))
+            user_id = known.platform_id if known is not None else None
+        if user_id is None:
+            return None
+    elif row.chat.startswith("@user:"):
+        user_id = row.chat.removeprefix("@user:")
+    else:
         return row.chat
-    user_id = row.chat.removeprefix("@user:")
     direct = run(adapter.direct_chat(user_id))
     if direct is not None:
         with session_scope() as s:
