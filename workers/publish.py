@@ -17,8 +17,10 @@ from engine.core.events import Event
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import outbox
-from service.store.models import Chat, GameRow, Seat, User, utcnow
+from service.store.models import Chat, GameRow, OutboxRow, Seat, User, utcnow
 from workers import presenting
+
+CHAT_MAX = OutboxRow.chat.type.length
 
 
 @dataclass
@@ -30,8 +32,12 @@ class Published:
 
 
 def direct_chat_of(user: User) -> str:
-    """The user's direct chat, or a marker the outbox resolves through the adapter at delivery time."""
-    return user.direct_chat or f"@user:{user.platform_id}"
+    """The user's direct chat, or a marker the outbox resolves through the adapter at delivery time: `@user:<platform
+    id>`, or `@uid:<row id>` when that would overflow the outbox's chat column (a Matrix id may be 255 long)."""
+    if user.direct_chat:
+        return user.direct_chat
+    marker = f"@user:{user.platform_id}"
+    return marker if len(marker) <= CHAT_MAX else f"@uid:{user.id}"
 
 
 def seat_name(seat: Seat, users: dict[int, User]) -> str:
