@@ -261,3 +261,17 @@ def test_messages_during_a_card_game_silence_and_after_the_end(cards_game, recor
     assert snapshot(cards_game) == after
     assert answered(watch, "dm-alice", "no such game") and answered(watch, "dm-bob", "no such game")
     assert [c for c in watch.new(GROUP) if c.method != "set_silence"] == []
+
+
+def test_a_player_with_a_255_character_id_and_no_direct_chat_yet_can_play(backbone_pg, recording):
+    """Matrix user ids may be 255 characters long; the outbox's marker for a not yet known direct chat must fit."""
+    user = "@" + "u" * 241 + ":example.org"
+    assert len(user) == 254
+    recording.direct_chats[user] = "dm-long"  # the adapter can open it at delivery time
+    game_id = lobby.create_and_start("rec", GROUP, "cards", {}, [user], 2, seed=1)
+    assert any(c.buttons for c in recording.sent("dm-long"))  # the panel arrived in the opened direct chat
+    seat, seq = next(iter(prompts(game_id).items()))
+    kind, state = state_of(game_id)
+    code = get_game(kind).encode(get_game(kind).legal_actions(state, seat)[0])
+    submit(Inbound("rec", "dm-long", user, "long-1", "tap", text=pack(game_id, seq, code)))
+    assert snapshot(game_id)[2][0] == (seat, code)
