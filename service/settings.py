@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     telegram_base_url: str | None = None  # e.g. http://127.0.0.1:8081/bot (tests' fake Bot API)
     telegram_webhook_url: str | None = None
     telegram_webhook_secret: str | None = None
+    telegram_webhook_listen: str = "127.0.0.1"  # address the webhook server binds (behind a TLS proxy)
+    telegram_webhook_port: int = 8443
     matrix_homeserver: str | None = None
     matrix_user: str | None = None
     matrix_password: str | None = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlparse
 
 from telegram import Update
@@ -43,8 +42,8 @@ def run() -> None:
         if not settings.telegram_webhook_secret:
             raise SystemExit("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
         app.run_webhook(
-            listen=os.environ.get("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1"),
-            port=int(os.environ.get("TELEGRAM_WEBHOOK_PORT", "8443")),
+            listen=settings.telegram_webhook_listen,
+            port=settings.telegram_webhook_port,
             url_path=urlparse(settings.telegram_webhook_url).path.lstrip("/"),
             webhook_url=settings.telegram_webhook_url,
             secret_token=settings.telegram_webhook_secret,
