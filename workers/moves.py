@@ -153,33 +153,38 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
 def navigate(cmd: dict[str, Any]) -> Outcome:
     """ "@kind" / "@" taps: re-render the tapper's panel at that menu level; no move, no log entry."""
     with session_scope() as s:
-        user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
-        game = s.get(GameRow, int(cmd["game_id"]))
-        if game is None or game.status != "active":
-            return _notice(s, cmd, user.language, "notice.no_game", "no_game")
-        mine = next((r for r in game_rows.seats_of(s, game.id) if r.user_id == user.id), None)
-        if mine is None:
-            return _notice(s, cmd, user.language, "notice.not_seated", "not_seated")
-        if mine.prompt_seq is None or not (mine.prompt_seq <= int(cmd["prompt_seq"]) <= game.seq):
-            return _notice(s, cmd, user.language, "notice.expired", "expired")
-        level = str(cmd["code"])[1:] or None
-        get_sessions().set_ui("panel", f"{game.id}:{mine.seat}", {"level": level})
-        state = load_state(s, game)
-        users = game_rows.seat_users(s, game.id)
-        p = presenting.panel(
-            game.kind,
-            state,
-            mine.seat,
-            game_id=game.id,
-            seq=mine.prompt_seq,
-            lang=user.language or game.language,
-            level=level,
-            seat_names={seat: u.name or u.platform_id for seat, u in users.items()},
-        )
-        dm = (cmd["platform"], direct_chat_of(user))
-        payload = {"text": p.text, "buttons": [[[b.label, b.data] for b in row] for row in p.buttons or []]}
-        outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{mine.seat}", payload)
-    _deliver({dm})
+        outcome = _navigate_tx(s, cmd)
+    _deliver(outcome.chats)  # the panel, or the refusal
+    return outcome
+
+
+def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
+    user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
+    game = s.get(GameRow, int(cmd["game_id"]))
+    if game is None or game.status != "active":
+        return _notice(s, cmd, user.language, "notice.no_game", "no_game")
+    mine = next((r for r in game_rows.seats_of(s, game.id) if r.user_id == user.id), None)
+    if mine is None:
+        return _notice(s, cmd, user.language, "notice.not_seated", "not_seated")
+    if mine.prompt_seq is None or not (mine.prompt_seq <= int(cmd["prompt_seq"]) <= game.seq):
+        return _notice(s, cmd, user.language, "notice.expired", "expired")
+    level = str(cmd["code"])[1:] or None
+    get_sessions().set_ui("panel", f"{game.id}:{mine.seat}", {"level": level})
+    state = load_state(s, game)
+    users = game_rows.seat_users(s, game.id)
+    p = presenting.panel(
+        game.kind,
+        state,
+        mine.seat,
+        game_id=game.id,
+        seq=mine.prompt_seq,
+        lang=user.language or game.language,
+        level=level,
+        seat_names={seat: u.name or u.platform_id for seat, u in users.items()},
+    )
+    dm = (cmd["platform"], direct_chat_of(user))
+    payload = {"text": p.text, "buttons": [[[b.label, b.data] for b in row] for row in p.buttons or []]}
+    outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{mine.seat}", payload)
     return Outcome("navigated", {dm})
 
 
