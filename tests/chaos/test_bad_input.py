@@ -132,6 +132,8 @@ def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately
         (tap(users[seat], f"999999999999:{seq}:{mine[0]}"), "not valid"),  # beyond 32 bits
         (tap(users[seat], f"0:{seq}:{mine[0]}"), "no such game"),
         (tap("mallory", pack(board_game, seq, mine[0])), "not seated"),
+        (tap("mallory", pack(board_game, seq, "@")), "not seated"),  # a menu level
+        (tap(other, pack(board_game, seq + 9, "@play")), "expired"),
         # the same choices as already-unpacked actions (the Matrix gateway's numbered answers)
         (action(users[seat], board_game, seq, "x" * 10_000), "not allowed"),
         (action(users[seat], board_game, seq, "pláy:1"), "not allowed"),
@@ -275,3 +277,14 @@ def test_a_player_with_a_255_character_id_and_no_direct_chat_yet_can_play(backbo
     code = get_game(kind).encode(get_game(kind).legal_actions(state, seat)[0])
     submit(Inbound("rec", "dm-long", user, "long-1", "tap", text=pack(game_id, seq, code)))
     assert snapshot(game_id)[2][0] == (seat, code)
+
+
+@pytest.mark.parametrize("level", ["@bogus", "@" + "z" * 39, "@%s{0}", "@"])
+def test_a_forged_menu_level_shows_a_panel_and_moves_nothing(board_game, recording, level):
+    seat, seq = next(iter(prompts(board_game).items()))
+    user = ["alice", "bob", "carol"][seat]
+    before = snapshot(board_game)
+    watch = Watch(recording)
+    submit(tap(user, pack(board_game, seq, level)))
+    assert snapshot(board_game) == before
+    assert [c.chat for c in watch.new()] in ([], [f"dm-{user}"])  # the panel, at most, and only to its owner
