@@ -20,6 +20,7 @@ from workers.moves import load_state
 from workers.queue import request_delivery
 
 SET_VERBS = ("players", "bots", "game")
+TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)
 
 
 def handle(cmd: dict[str, Any]) -> str:
@@ -44,6 +45,8 @@ def handle(cmd: dict[str, Any]) -> str:
         args = [verb, value] if verb in SET_VERBS else []
         if verb in SET_VERBS:
             verb = "set"
+        elif verb not in TAP_VERBS:  # forged, e.g. "status" to have another chat's board posted here
+            verb = "forged"
     status = _run(verb, args, cmd, game_id, admin)
     if status not in ("ok", "shown"):
         _reply(platform, chat, bool(cmd.get("is_group")), tr(lang, f"lobby.reply.{status}", id=game_id))
