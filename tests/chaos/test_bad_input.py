@@ -288,3 +288,16 @@ def test_a_forged_menu_level_shows_a_panel_and_moves_nothing(board_game, recordi
     submit(tap(user, pack(board_game, seq, level)))
     assert snapshot(board_game) == before
     assert [c.chat for c in watch.new()] in ([], [f"dm-{user}"])  # the panel, at most, and only to its owner
+
+
+def test_a_forged_lobby_tap_cannot_post_another_chats_game_elsewhere(board_game, recording):
+    """Lobby buttons carry only join, leave, start, abort and the three options; a tap naming a command
+    (status, newgame, …) is refused, so an outsider cannot have a group's board posted into their chat."""
+    watch = Watch(recording)
+    for verb in ("status", "newgame", "rules", "help", "set"):
+        submit(tap("mallory", pack_lobby(board_game, verb)))
+    replies = watch.new()
+    assert [c.chat for c in replies] == ["dm-mallory"] * 5
+    assert all(c.text == replies[0].text for c in replies)  # the same refusal each time, never a board
+    with session_scope() as s:
+        assert s.query(GameRow).count() == 1
