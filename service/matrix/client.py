@@ -7,6 +7,7 @@ limits and backoff stay in charge; the sync loop handles its own retries.
 from __future__ import annotations
 
 import contextlib
+import logging
 from pathlib import Path
 
 from nio import AsyncClient, AsyncClientConfig, LocalProtocolError, LoginResponse, WhoamiResponse
@@ -15,6 +16,9 @@ from nio.crypto import ENCRYPTION_ENABLED
 from service.matrix.login_store import LoginStore, StoredLogin
 
 DEVICE_NAME = "camelot-bot"
+# matrix-nio logs each response it parses at DEBUG, sync timelines included (the bot's direct messages: hands,
+# loyalties): kept at INFO whatever the process's level.
+logging.getLogger("nio").setLevel(logging.INFO)
 
 
 def client_config(encryption: bool) -> AsyncClientConfig:
