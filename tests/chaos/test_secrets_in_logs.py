@@ -183,6 +183,20 @@ def test_a_telegram_send_logs_neither_the_text_nor_the_token(captured):
     assert leaks(logged, {secret, "Grail, Merlin"}) == []
 
 
+def test_matrix_sync_responses_are_not_logged(captured):
+    """matrix-nio logs every response it parses at DEBUG, a sync's timeline included: the bot's own direct
+    messages (hands) in an unencrypted direct room."""
+    from nio import SyncResponse
+
+    import service.matrix.client  # noqa: F401 - the Matrix side's logging setup
+
+    secret = "Your hand: Grail, Merlin, Fight 5"
+    event = {"type": "m.room.message", "event_id": "$e", "sender": "@bot:x", "origin_server_ts": 1}
+    event["content"] = {"msgtype": "m.text", "body": secret}
+    SyncResponse.from_dict({"next_batch": "s1", "rooms": {"join": {"!dm:x": {"timeline": {"events": [event]}}}}})
+    assert leaks(captured.getvalue(), {secret}) == []
+
+
 def moved_on(game_id: int, seq: int, timeout: float = 5.0) -> None:
     """Wait until the worker has played past `seq` (or a while: a stale tap moves nothing)."""
     deadline = time.monotonic() + timeout
