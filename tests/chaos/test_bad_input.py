@@ -301,3 +301,19 @@ def test_a_forged_lobby_tap_cannot_post_another_chats_game_elsewhere(board_game,
     assert all(c.text == replies[0].text for c in replies)  # the same refusal each time, never a board
     with session_scope() as s:
         assert s.query(GameRow).count() == 1
+
+
+def test_a_tap_after_the_game_ended_is_answered_and_changes_nothing(cards_game, recording):
+    users = ["alice", "bob", "carol"]
+    last = dict(prompts(cards_game))
+    over = drive(cards_game, users, random.Random(5), lambda kind, s: get_game(kind).result(s) is not None, 1000)
+    assert over, "the game should end within 1000 moves"
+    before = snapshot(cards_game)
+    assert before[0] == "finished"
+    watch = Watch(recording)
+    seat, seq = next(iter(last.items()))
+    submit(tap(users[seat], pack(cards_game, seq, "listen")))
+    submit(tap(users[seat], pack(cards_game, before[1], "listen")))
+    assert snapshot(cards_game) == before
+    assert [c.chat for c in watch.new()] == [f"dm-{users[seat]}"] * 2
+    assert all("over" in c.text for c in watch.new())
