@@ -26,6 +26,9 @@ from service.store.models import Chat, GameRow, Seat
 from service.store.users import chat_for, user_for
 
 DEFAULT_PLAYERS = {"board": 4, "cards": 3}
+# Engine config keys no lobby may set: a rigged deal for tests (a lobby could cheat with it, and a text value
+# crashes the setup) and a nested override of every variant.
+ENGINE_ONLY = ("stack", "variant")
 
 
 def create(
@@ -138,6 +141,8 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
                 if not (0 < amount < 10_000):  # also refuses nan and inf, which JSON columns cannot store
                     return "bad_value"
                 opts[f"{option}_deadline"] = amount * (3600 if option == "turn" else 60)
+            elif option in ENGINE_ONLY:
+                return "bad_value"
             else:
                 game.config = {**game.config, option: _variant_value(value)}
         except ValueError:
