@@ -223,12 +223,16 @@ def test_hostile_command_arguments_are_refused_not_crashed(backbone_pg, recordin
         ("lang", "x" * 300),
         ("players", "²"),
         ("%s", "{0}"),
+        ("stack", "x"),  # the engines' test hook for a rigged deck: never a lobby option
     ]:
         submit(command("alice", "set", option, value))
+    for user in ("bob", "carol"):
+        submit(tap(user, pack_lobby(lobby_id, "join")))
     submit(command("alice", "start"))  # with whatever was accepted above: answered, not raised
     with session_scope() as s:
         game = s.get(GameRow, lobby_id)
         assert game.status in ("lobby", "active")
+        assert "stack" not in game.config
         for key in ("turn_deadline", "response_deadline"):
             assert 0 < game.options[key] < 10**9
 
