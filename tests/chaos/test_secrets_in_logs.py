@@ -97,6 +97,11 @@ def secrets_of(game_id: int, private_texts: list[str], public_texts: list[str]) 
     return found
 
 
+def human_moves(game_id: int, humans: int) -> int:
+    with session_scope() as s:
+        return sum(seat < humans for seat, _ in game_rows.action_log(s, game_id))
+
+
 def leaks(text: str, secrets: set[str]) -> list[str]:
     out = [secret[:80] for secret in secrets if secret in text]
     out += [m.group(0) for m in LOYALTY.finditer(text)]
@@ -139,6 +144,7 @@ def test_no_secret_in_debug_logs_of_a_game(backbone_local, recording, captured, 
     play_human(game_id, users, random.Random(seed))
     with session_scope() as s:
         assert s.get(GameRow, game_id).status == "finished"
+    assert human_moves(game_id, len(users)) >= 5  # codes went through dispatch and the play task
     secrets = secrets_of(game_id, texts(recording, group=False), texts(recording, group=True))
     assert len(secrets) > 20
     logged = captured.getvalue()
@@ -264,6 +270,7 @@ def test_no_secret_in_a_celery_workers_log(celery_worker):
     calls = [json.loads(line) for line in calls_file.read_text().splitlines() if line.strip()]
     private = [c["text"] for c in calls if c["chat"] != GROUP and c["text"]]
     public = [c["text"] for c in calls if c["chat"] == GROUP and c["text"]]
+    assert human_moves(game_id, len(users)) >= 3
     secrets = secrets_of(game_id, private, public)
     logged = celery_worker.read_text()
     assert "kwargsrepr" in logged and "succeeded" in logged  # the worker logged each task and its headers
