@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -11,6 +12,7 @@ from sqlalchemy.orm import Session
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User
 
 OPEN = ("lobby", "active")
+UPDATE_ID_MAX = ProcessedUpdate.update_id.type.length
 
 
 def lock_game(s: Session, game_id: int) -> GameRow | None:
@@ -83,7 +85,10 @@ def append_action(s: Session, game: GameRow, seat: int, code: str, by: str) -> i
 
 def claim_update(s: Session, platform: str, update_id: str) -> bool:
     """Record an update as processed in the caller's transaction; False if it already was (a duplicate).
-    On PostgreSQL a concurrent claimer waits for the first transaction and then sees the conflict."""
+    On PostgreSQL a concurrent claimer waits for the first transaction and then sees the conflict. An id longer
+    than the column (a Matrix event id may reach 255) is kept as its SHA-256."""
+    if len(update_id) > UPDATE_ID_MAX:
+        update_id = "sha256:" + hashlib.sha256(update_id.encode()).hexdigest()
     try:
         with s.begin_nested():
             s.add(ProcessedUpdate(platform=platform, update_id=update_id))
