@@ -98,8 +98,16 @@ def _numbered(text: str) -> list[tuple[int, str]]:
     return found
 
 
+STORE_ROOT: str | None = None  # set by the `homeserver` fixture, removed at the end of the session
+
+
+def scratch(prefix: str) -> str:
+    """A directory for a client's stores, under the session's root so nothing is left behind."""
+    return tempfile.mkdtemp(prefix=prefix, dir=STORE_ROOT)
+
+
 async def login(url: str, user_id: str, password: str, *, encryption: bool = True) -> Player:
-    store = tempfile.mkdtemp(prefix="camelot-player-")
+    store = scratch("player-")
     config = AsyncClientConfig(encryption_enabled=encryption, store_sync_tokens=False, max_timeouts=3)
     client = AsyncClient(url, user_id, store_path=store, config=config)
     await client.login(password)

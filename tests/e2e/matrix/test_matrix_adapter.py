@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import io
-import tempfile
 
 import httpx
 import pytest
-from matrix_players import Player, login, settle
+from matrix_players import Player, login, scratch, settle
 from nio import RoomPreset, RoomSendError
 from PIL import Image
 
@@ -27,7 +26,7 @@ async def _bot(hs, name: str, store: str | None = None, encrypt: bool = False) -
     if (hs.user_id(name)) not in hs.users:
         hs.register(name)
     client, _ = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)],
-                              store or tempfile.mkdtemp(), encryption=encrypt)
+                              store or scratch("bot-"), encryption=encrypt)
     await client.sync(timeout=0)
     choices = ChoiceMaps(MemorySessions())
     return MatrixAdapter(client, choices, explain=lambda key: f"explain:{key}", encrypt_direct=encrypt), choices
@@ -137,7 +136,7 @@ def test_silence_without_power_explains_once(homeserver):
 
 def test_direct_room_encrypted_reaches_only_its_player(homeserver):
     async def scenario():
-        store = tempfile.mkdtemp()
+        store = scratch("bot-")
         bot, _ = await _bot(homeserver, "bot_direct", store=store, encrypt=True)
         alice = await _player(homeserver, "alice_direct", encryption=True)
         bob = await _player(homeserver, "bob_direct", encryption=True)
@@ -227,7 +226,7 @@ def test_retried_send_reuses_transaction_id(homeserver):
 
 def test_login_is_reused_across_restarts(homeserver):
     async def scenario():
-        store = tempfile.mkdtemp()
+        store = scratch("bot-")
         homeserver.register("bot_login")
         first, login = await connect(homeserver.url, homeserver.user_id("bot_login"),
                                      homeserver.users[homeserver.user_id("bot_login")], store, encryption=False)
@@ -295,7 +294,7 @@ def test_worker_adapter_reuses_the_gateway_login_and_never_writes_plaintext_to_e
     from service.settings import get_settings
 
     async def scenario():
-        store = tempfile.mkdtemp()
+        store = scratch("bot-")
         gateway, _ = await _bot(homeserver, "bot_worker", store=store, encrypt=True)
         alice = await _player(homeserver, "alice_worker", encryption=True)
         group = await _group(gateway, alice)

@@ -10,14 +10,13 @@ import random
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 import httpx
 import pytest
-from matrix_players import Player, login, settle
+from matrix_players import Player, login, scratch, settle
 from nio import RoomSendError
 from sqlalchemy import func, select
 
@@ -28,7 +27,7 @@ from service.store.models import GameRow, OutboxRow, Seat
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[3]
 BACK = t("en", "menu.back")
-GAME_TIMEOUT = 240.0
+GAME_TIMEOUT = 300.0
 
 
 class GatewayProcess:
@@ -36,7 +35,7 @@ class GatewayProcess:
     a `camelot worker` process beside it plays the moves and delivers."""
 
     def __init__(self, hs, user_id: str, password: str, broker: str | None = None) -> None:
-        self.store = tempfile.mkdtemp(prefix="camelot-matrix-store-")
+        self.store = scratch("gateway-")
         self.log = Path(self.store) / "gateway.log"
         self.env = {
             **os.environ,
@@ -144,15 +143,15 @@ async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names
     host = players[0]
     created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
     group = created.room_id
-    await _wait(lambda: all(group in p.client.rooms for p in players), 20, "players in the group", gateway, *players)
+    await _wait(lambda: all(group in p.client.rooms for p in players), 60, "players in the group", gateway, *players)
     joined = lambda: bot_id in host.client.rooms[group].users and bot_id not in host.client.rooms[group].invited_users  # noqa: E731
-    await _wait(joined, 20, "the bot in the group", gateway, *players)
+    await _wait(joined, 60, "the bot in the group", gateway, *players)
     levels = await host.client.room_get_state_event(group, "m.room.power_levels")
     await host.client.room_put_state(
         group, "m.room.power_levels", {**levels.content, "users": {**levels.content.get("users", {}), bot_id: 100}}
     )
     await host.say(group, f"!newgame {kind} {len(players)}")
-    game = await _wait(lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 30, "the lobby", gateway)
+    game = await _wait(lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 60, "the lobby", gateway)
     game_id = game[0][0]
     if seed is not None:  # a known deal (the lobby draws a random one)
         with session_scope() as s:
@@ -160,9 +159,9 @@ async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names
     for p in players[1:]:
         await p.say(group, "!join")
     seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))
-    await _wait(lambda: _db(seated)[0][0] == len(players), 30, "everyone seated", gateway, *players)
+    await _wait(lambda: _db(seated)[0][0] == len(players), 60, "everyone seated", gateway, *players)
     await host.say(group, "!start")
-    await _wait(lambda: _game_status(game_id) == "active", 30, "the start", gateway, *players)
+    await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
     return game_id, group, players
 
 

@@ -4,10 +4,9 @@ across a restart; stale numbers are answered "expired"; history from before the 
 from __future__ import annotations
 
 import asyncio
-import tempfile
 
 import pytest
-from matrix_players import Player, login, settle
+from matrix_players import Player, login, scratch, settle
 from nio import RoomPreset
 
 from service.chat.base import Button, Inbound
@@ -51,7 +50,7 @@ async def _until(gateway: Gateway, check, timeout: float = 10.0) -> None:
 def test_commands_numbers_reactions_and_restart(homeserver):
     async def scenario():
         bot_id, _ = homeserver.register("bot_gw")
-        store, sessions, rec = tempfile.mkdtemp(), MemorySessions(), Recorder()
+        store, sessions, rec = scratch("bot-"), MemorySessions(), Recorder()
         alice: Player = await login(homeserver.url, *homeserver.register("alice_gw"))
         old = await alice.client.room_create(preset=RoomPreset.private_chat)
         await alice.say(old.room_id, "!newgame before the bot existed")
