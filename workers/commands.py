@@ -59,7 +59,7 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         if not cmd.get("is_group"):
             return "group_only"
         kind = next((a for a in args if a in engine.GAMES), "board")
-        players = next((int(a) for a in args if a.isascii() and a.isdigit()), None)
+        players = next((int(a) for a in args if a.isascii() and a.isdigit() and len(a) <= 3), None)
         status, _ = lobby.create(
             platform,
             cmd["chat"],
