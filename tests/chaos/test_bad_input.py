@@ -213,6 +213,7 @@ def test_commands_from_another_chat_and_forged_lobby_taps(backbone_pg, recording
 def test_hostile_command_arguments_are_refused_not_crashed(backbone_pg, recording):
     submit(command("alice", "newgame", "board", "²"))  # a digit to str.isdigit, not to int()
     submit(command("alice", "newgame", "board", "9" * 40))
+    submit(command("alice", "newgame", "board", "9" * 5000))  # past Python's int() digit limit (a Matrix message)
     with session_scope() as s:
         lobby_id = s.query(GameRow).one().id
     for option, value in [
