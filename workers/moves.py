@@ -74,7 +74,7 @@ def play_action(cmd: dict[str, Any]) -> Outcome:
 
 def _is_count(value: Any) -> bool:
     """A non-negative id or seq that fits the database's 32-bit integers (ASCII digits only, if text)."""
-    if isinstance(value, str) and value.isascii() and value.isdigit():
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 10:
         value = int(value)
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
