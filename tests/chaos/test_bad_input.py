@@ -145,6 +145,8 @@ def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately
         (action(users[seat], board_game, 10**30, mine[0]), "not valid"),
         (action(users[seat], "²", seq, mine[0]), "not valid"),
         (action(users[seat], board_game, seq, ""), "not valid"),
+        (action(users[seat], "9" * 5000, seq, mine[0]), "not valid"),
+        (tap(users[seat], "L999999999999:join"), "not valid"),  # a Telegram deep link's 12-digit lobby id
     ]
     for cmd, phrase in cases:
         watch = Watch(recording)
