@@ -82,15 +82,17 @@ def publish(
         outbox.upsert(s, *group, f"board:{game.id}", board, is_group=chat.is_group, photo=pres.board_image)
         out.chats.add(group)
     lines = list(pres.lines)
-    if pres.silence is not None and pres.silence != game.silence:
-        game.silence = pres.silence
-        outbox.enqueue(s, *group, "restrict" if pres.silence else "unrestrict", is_group=chat.is_group)
-        lines.append(presenting.t(game.language, "notice.silence_on" if pres.silence else "notice.silence_off"))
+    over = engine_game.result(state) is not None
+    # A silence never outlives its game: a card game may end while Morgan's silence holds.
+    silence = pres.silence and not over if pres.silence is not None else None
+    if silence is not None and silence != game.silence:
+        game.silence = silence
+        outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
+        lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
     if lines:
         outbox.enqueue(s, *group, "send", {"text": "\n".join(lines)}, is_group=chat.is_group)
         out.chats.add(group)
 
-    over = engine_game.result(state) is not None
     pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
     prompts: dict[int, tuple[int, str]] = {}
     for seat in seats:
