@@ -150,11 +150,9 @@ def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None, sent: list
             raise PermanentError("the bot cannot write to this user yet")
         message_id, new_id = _with_quick_retries(adapter, row, chat)
     except RateLimited as exc:
-        sessions.penalize(f"{row.platform}:chat:{chat}", exc.retry_after)
-        sessions.penalize(
-            f"mx:room:{chat}" if row.platform == "matrix" else f"{row.platform}:chat:{chat}", exc.retry_after
-        )
-        return
+        # Telegram limits per chat; Synapse limits the sending account, so every room waits it out.
+        sessions.penalize("mx:global" if row.platform == "matrix" else f"{row.platform}:chat:{chat}", exc.retry_after)
+        return False
     except TransientError as exc:
         with session_scope() as s:
             fresh = s.get(OutboxRow, row.id)
