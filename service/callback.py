@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple
 
 MAX_BYTES = 64
+MAX_ID = 999_999_999
 # ids and seqs of at most 9 ASCII digits fit the database's 32-bit integers (a forged bigger one is malformed)
 _CHOICE = re.compile(r"^([0-9]{1,9}):([0-9]{1,9}):([\x21-\x7e]{1,40})$")
 _LOBBY = re.compile(r"^L([0-9]{1,9}):([a-z_]{1,16})(?::([A-Za-z0-9_\-]{1,24}))?$")
@@ -34,6 +35,8 @@ class LobbyTap(NamedTuple):
 
 
 def pack(game_id: int, seq: int, code: str) -> str:
+    if not (0 <= game_id <= MAX_ID and 0 <= seq <= MAX_ID):
+        raise ValueError("game id or seq out of range")
     data = f"{game_id}:{seq}:{code}"
     if len(data.encode()) > MAX_BYTES:
         raise ValueError("callback data over 64 bytes")

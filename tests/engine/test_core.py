@@ -44,7 +44,7 @@ def test_event_audience() -> None:
     assert public("quest_won").visible_to(None)
 
 
-@given(game_id=st.integers(0, 10**12 - 1), seq=st.integers(0, 10**9 - 1), kind=words, arguments=args)
+@given(game_id=st.integers(0, callback.MAX_ID), seq=st.integers(0, callback.MAX_ID), kind=words, arguments=args)
 def test_callback_data_fits_telegram_and_round_trips(game_id: int, seq: int, kind: str, arguments: list) -> None:
     code = encode(Action(kind, tuple(arguments)))
     data = callback.pack(game_id, seq, code)
@@ -58,6 +58,12 @@ FORGED = ["", "garbage", "1:2", "a:b:c", "1:2:" + "x" * 61, "L1:JOIN", "\x00\x01
 @pytest.mark.parametrize("data", FORGED)
 def test_forged_callback_data_is_rejected_quietly(data: str) -> None:
     assert callback.unpack(data) is None
+
+
+def test_ids_beyond_the_database_range_are_refused_both_ways() -> None:
+    with pytest.raises(ValueError):
+        callback.pack(callback.MAX_ID + 1, 0, "pass")
+    assert callback.unpack(f"{callback.MAX_ID + 1}:0:pass") is None
 
 
 def test_lobby_taps() -> None:

@@ -24,7 +24,7 @@ from service.render.names import board_card, cards_card
 
 LANGS = ["en", "cs", "pl", "nl", "ro", "it"]
 # The longest ids a callback can carry: the 64-byte limit must hold even then.
-GAME_ID, SEQ_BASE = 999_999_999_999, 900_000_000
+GAME_ID, SEQ_BASE = 999_999_999, 900_000_000  # the largest ids a button may carry (service.callback.MAX_ID)
 
 
 def _check_keyboard(keyboard) -> None:
