@@ -258,6 +258,8 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
         "response_minutes": round(game.options.get("response_deadline", 0) / 60),
         "min_players": engine_game.min_players,
         "max_players": engine_game.max_players,
+        "language": game.language,
+        "config": dict(game.config),
     }
 
 

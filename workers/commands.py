@@ -10,7 +10,7 @@ from typing import Any
 import engine
 from service import lobby
 from service.dispatch import ADMIN_FLAG
-from service.render.lobby import tr
+from service.render.lobby import LOBBY_VARIANTS, tr
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
@@ -19,7 +19,7 @@ from workers import presenting
 from workers.moves import load_state
 from workers.queue import request_delivery
 
-SET_VERBS = ("players", "bots", "game")
+SET_VERBS = ("players", "bots", "game", "lang", "turn", "response", *LOBBY_VARIANTS)
 TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)
 
 

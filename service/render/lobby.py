@@ -12,6 +12,19 @@ from service.chat.base import Button, Keyboard
 from service.render import i18n
 
 DEFAULTS = {
+    "lobby.button.lang": "🌐 {code}",
+    "lobby.button.turn": "⏱ {hours} h",
+    "lobby.button.response": "⏳ {minutes} min",
+    "lobby.button.variant": "{name}: {value}",
+    "lobby.variant.traitor": "Traitor",
+    "lobby.variant.squires": "Squires",
+    "lobby.variant.war_any_order": "Wars any order",
+    "lobby.variant.expert": "Expert",
+    "lobby.value.on": "on",
+    "lobby.value.off": "off",
+    "lobby.value.standard": "standard",
+    "lobby.value.none": "none",
+    "lobby.value.among_us": "among us",
     "lobby.title": "New game of {game} (#{id})",
     "lobby.game.board": "Shadows over Camelot (board game)",
     "lobby.game.cards": "Shadows over Camelot: The Card Game",
@@ -56,6 +69,50 @@ def tr(lang: str | None, msgid: str, **kwargs: Any) -> str:
     return text
 
 
+# Choices a lobby button cycles through (the creator taps until the wanted one shows); variants per game kind,
+# each an engine config key with its values, first the engine's default.
+TURN_HOURS = (12, 24, 48, 72)
+RESPONSE_MINUTES = (30, 60, 180)
+VARIANT_CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
+    "board": {"traitor": ("standard", "none", "among_us"), "squires": (False, True), "war_any_order": (False, True)},
+    "cards": {"expert": (False, True)},
+}
+LOBBY_VARIANTS = tuple(sorted({name for kinds in VARIANT_CHOICES.values() for name in kinds}))
+
+
+def _next(choices: tuple[Any, ...], current: Any) -> Any:
+    return choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
+
+
+def _wire(value: Any) -> str:
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
+
+
+def _option_rows(lobby: dict[str, Any], lang: str | None) -> Keyboard:
+    """Language, deadlines and the game's variants: one button each, showing the current value; a tap sets the next."""
+    lid, config = lobby["id"], lobby.get("config", {})
+    languages = tuple(i18n.available_languages())
+    turn = _next(TURN_HOURS, round(lobby["turn_hours"]))
+    response = _next(RESPONSE_MINUTES, lobby["response_minutes"])
+    rows: Keyboard = [
+        [
+            Button(tr(lang, "lobby.button.lang", code=lobby.get("language", "en")),
+                   pack_lobby(lid, "lang", _next(languages, lobby.get("language")))),
+            Button(tr(lang, "lobby.button.turn", hours=lobby["turn_hours"]), pack_lobby(lid, "turn", str(turn))),
+            Button(tr(lang, "lobby.button.response", minutes=lobby["response_minutes"]),
+                   pack_lobby(lid, "response", str(response))),
+        ]
+    ]
+    variants = VARIANT_CHOICES.get(lobby["kind"], {})
+    row = []
+    for name, choices in variants.items():
+        current = config.get(name, choices[0])
+        label = tr(lang, "lobby.button.variant", name=tr(lang, f"lobby.variant.{name}"),
+                   value=tr(lang, f"lobby.value.{_wire(current)}"))
+        row.append(Button(label, pack_lobby(lid, name, _wire(_next(choices, current)))))
+    return rows + [row] if row else rows
+
+
 def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboard | None]:
     """`lobby`: id, kind, status, players (table size), bots (bool), names (seated, in order), turn_hours,
     response_minutes, min_players, max_players. Buttons only while the lobby is open."""
@@ -88,6 +145,7 @@ def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboar
             ),
             Button(tr(lang, "lobby.button.game", game=other), pack_lobby(lid, "game", other)),
         ],
+        *_option_rows(lobby, lang),
         [
             Button(tr(lang, "lobby.button.start"), pack_lobby(lid, "start")),
             Button(tr(lang, "lobby.button.abort"), pack_lobby(lid, "abort")),
