@@ -106,6 +106,18 @@ def _already_done(exc: PermanentError) -> bool:
     return any(marker in str(exc).lower() for marker in _ALREADY_DONE)
 
 
+@asynccontextmanager
+async def idempotent() -> AsyncIterator[None]:
+    """`translated_errors`, where "already so" (not modified, already deleted) counts as done: a redelivered
+    outbox row is harmless."""
+    try:
+        async with translated_errors():
+            yield
+    except PermanentError as exc:
+        if not _already_done(exc):
+            raise
+
+
 def _no_rights(exc: PermanentError) -> bool:
     return any(marker in str(exc).lower() for marker in _NO_RIGHTS)
 
@@ -157,17 +169,13 @@ class TelegramAdapter:
 
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
         bot = await self.bot()
-        try:
-            async with translated_errors():
-                await bot.edit_message_text(
-                    _text(text),
-                    chat_id=int(chat),
-                    message_id=int(message_id),
-                    reply_markup=keyboard_markup(buttons, bot.username),
-                )
-        except PermanentError as exc:
-            if not _already_done(exc):
-                raise
+        async with idempotent():
+            await bot.edit_message_text(
+                _text(text),
+                chat_id=int(chat),
+                message_id=int(message_id),
+                reply_markup=keyboard_markup(buttons, bot.username),
+            )
 
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
         bot = await self.bot()
@@ -181,26 +189,18 @@ class TelegramAdapter:
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
         bot = await self.bot()
-        try:
-            async with translated_errors():
-                await bot.edit_message_media(
-                    InputMediaPhoto(photo, caption=_caption(caption)),
-                    chat_id=int(chat),
-                    message_id=int(message_id),
-                    reply_markup=keyboard_markup(buttons, bot.username),
-                )
-        except PermanentError as exc:
-            if not _already_done(exc):
-                raise
+        async with idempotent():
+            await bot.edit_message_media(
+                InputMediaPhoto(photo, caption=_caption(caption)),
+                chat_id=int(chat),
+                message_id=int(message_id),
+                reply_markup=keyboard_markup(buttons, bot.username),
+            )
 
     async def delete(self, chat: str, message_id: str) -> None:
         bot = await self.bot()
-        try:
-            async with translated_errors():
-                await bot.delete_message(int(chat), int(message_id))
-        except PermanentError as exc:
-            if not _already_done(exc):
-                raise
+        async with idempotent():
+            await bot.delete_message(int(chat), int(message_id))
 
     # --- group administration -------------------------------------------------------------------------------
     async def pin(self, chat: str, message_id: str) -> bool:
