@@ -213,7 +213,7 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | 
     if row.op == "send":
         if row.photo:
             return await adapter.send_photo(chat, row.photo, text, keyboard), False
-        return await adapter.send_text(chat, text, keyboard), False
+        return await adapter.send_text(chat, text, keyboard, **_mentions(adapter, row)), False
     if row.op == "upsert":
         known = get_sessions().get_message_id(row.platform, chat, row.ref or "")
         if known is None:
@@ -250,6 +250,12 @@ async def _pin_quietly(adapter: ChatAdapter, chat: str, message_id: str) -> None
         await adapter.pin(chat, message_id)
     except (PermanentError, TransientError, RateLimited) as exc:
         log.info("outbox.pin_skipped", chat=chat, error=str(exc))
+
+
+def _mentions(adapter: ChatAdapter, row: OutboxRow) -> dict[str, Any]:
+    """A row's `mention_users`, for an adapter that notifies them (`takes_mentions`, e.g. Telegram)."""
+    users = row.payload.get("mention_users")
+    return {"mentions": tuple(users)} if users and getattr(adapter, "takes_mentions", False) else {}
 
 
 def _keyboard(raw: Any) -> list[list[Button]] | None:

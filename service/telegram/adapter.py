@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
@@ -25,6 +25,7 @@ from service.render import i18n
 from service.sessions import Sessions, get_sessions
 from service.settings import get_settings
 from service.telegram.inbound import join_link, lobby_of
+from service.telegram.mentions import display_names, mention_entities
 
 PLATFORM = "telegram"
 # Records that would carry secrets are kept out whatever the process's level: httpx and httpcore name each request's
@@ -127,6 +128,7 @@ class TelegramAdapter:
 
     platform = PLATFORM
     pins_board = True  # the outbox pins each game's board message in the group (when the bot may)
+    takes_mentions = True  # the outbox passes a row's `mention_users` to send_text
 
     def __init__(self, token: str | None = None, base_url: str | None = None, sessions: Sessions | None = None) -> None:
         settings = get_settings()
@@ -161,10 +163,17 @@ class TelegramAdapter:
             await bot.shutdown()
 
     # --- messages -------------------------------------------------------------------------------------------
-    async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
+    async def send_text(
+        self, chat: str, text: str, buttons: Keyboard | None = None, mentions: Sequence[str] = ()
+    ) -> str:
+        """`mentions`: user ids whose names in the text become mentions that notify them."""
         bot = await self.bot()
+        text = _text(text)
+        entities = mention_entities(text, await asyncio.to_thread(display_names, mentions)) if mentions else None
         async with translated_errors():
-            msg = await bot.send_message(int(chat), _text(text), reply_markup=keyboard_markup(buttons, bot.username))
+            msg = await bot.send_message(
+                int(chat), text, entities=entities or None, reply_markup=keyboard_markup(buttons, bot.username)
+            )
         return str(msg.message_id)
 
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:

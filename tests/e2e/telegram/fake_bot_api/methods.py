@@ -102,6 +102,27 @@ class Methods:
             raise ApiError(400, f"Bad Request: {key} is too long")
         return shown
 
+    @staticmethod
+    def entities(p: dict[str, Any], key: str, text: str) -> list[dict[str, Any]] | None:
+        """Explicit entities, checked as the real server does: each within the text, counted in UTF-16 code
+        units; a text_mention names its user, a text_link its URL. Anything else is 400 "can't parse entities"."""
+        entities = p.get(key)
+        if not entities:
+            return None
+        size = len(text.encode("utf-16-le")) // 2
+        for i, entity in enumerate(entities):
+            start, length = entity["offset"], entity["length"]
+            if start < 0 or length <= 0 or start + length > size:
+                raise ApiError(
+                    400,
+                    f"Bad Request: can't parse entities: entity {i} ({start}+{length}) is outside the text "
+                    f"of {size} UTF-16 code units",
+                )
+            needs = {"text_mention": "user", "text_link": "url"}.get(entity["type"])
+            if needs and not entity.get(needs):
+                raise ApiError(400, f"Bad Request: can't parse entities: {entity['type']} entity {i} without {needs}")
+        return entities
+
     def record(self, action: str, method: str, chat: Chat, msg: Message | None, text: str) -> None:
         self.w.records.append(
             Record(
@@ -135,6 +156,7 @@ class Methods:
     def send_message(self, p: dict[str, Any]) -> dict[str, Any]:
         chat = self.chat(p["chat_id"])
         shown = self.text(p, "text", 1, 4096)
+        entities = self.entities(p, "entities", shown)
         self.rate("sendMessage", chat, shown)
         msg = Message(
             chat.next_id(),
@@ -144,6 +166,7 @@ class Methods:
             text=p["text"],
             parse_mode=p.get("parse_mode"),
             reply_markup=self.markup(p),
+            entities=entities,
         )
         chat.messages[msg.message_id] = msg
         self.record("send", "sendMessage", chat, msg, shown)
@@ -178,14 +201,16 @@ class Methods:
         if msg.text is None:
             raise ApiError(400, "Bad Request: there is no text in the message to edit")
         shown = self.text(p, "text", 1, 4096)
+        entities = self.entities(p, "entities", shown)
         markup = self.markup(p)
-        if shown == visible_text(msg.text, msg.parse_mode) and markup == msg.reply_markup:
+        if shown == visible_text(msg.text, msg.parse_mode) and markup == msg.reply_markup and entities == msg.entities:
             raise ApiError(400, NOT_MODIFIED)
         self.rate("editMessageText", chat, shown)
-        msg.text, msg.parse_mode, msg.reply_markup, msg.edit_date = (
+        msg.text, msg.parse_mode, msg.reply_markup, msg.entities, msg.edit_date = (
             p["text"],
             p.get("parse_mode"),
             markup,
+            entities,
             int(self.w.now()),
         )
         self.record("edit", "editMessageText", chat, msg, shown)
