@@ -58,12 +58,11 @@ def configure() -> Celery:
 
 
 def load_adapters() -> None:
-    """Import the gateways whose credentials are configured: each registers its adapter for the outbox."""
+    """Import the gateways whose credentials are configured: each registers its adapter for the outbox. (Not
+    Matrix: its deliveries run in the Matrix gateway process, see `workers.queue.GATEWAY_QUEUES`.)"""
     settings = get_settings()
     if settings.telegram_token:
         importlib.import_module("service.telegram")
-    if settings.matrix_homeserver:
-        importlib.import_module("service.matrix")
 
 
 @worker_process_init.connect

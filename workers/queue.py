@@ -2,10 +2,17 @@
 
 The in-process mode drains a FIFO in a loop instead of recursing, so an all-bot game of hundreds of moves
 (each move enqueuing the next) runs in constant stack depth.
+
+Work due later (a bot's pace, a delivery waiting for its rate) is not a Celery countdown: an ETA message sits in
+a worker's prefetch slots until it is due, so a thousand paced bot games starve the worker of real work. It is
+kept in the shared sessions (`Sessions.schedule`) and published when due by `workers.due_tasks`, which every
+worker runs.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
 import time
 from collections import deque
@@ -16,19 +23,28 @@ from service.settings import get_settings
 _local = threading.local()
 TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `workers.metrics`
 COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (the beat's sweep also recovers)
+# Platforms whose messages only their gateway process can send (the Matrix gateway holds the end-to-end keys):
+# their deliver tasks go to a queue of that name, which that gateway consumes and `camelot worker` does not.
+GATEWAY_QUEUES = {"matrix": "matrix"}
 
 
 def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
     """Run task `task` (a name in `workers.tasks.TASKS`) with `kwargs`, now or after `countdown` seconds."""
     from workers import tasks
 
+    settings = get_settings()
+    if countdown and settings.celery_broker_url and settings.redis_url:
+        schedule(task, countdown, kwargs)
+        return
     if task in TIMED:
         kwargs["enqueued_at"] = time.time() + (countdown or 0.0)  # when it is due
-    if get_settings().celery_broker_url:
+    if settings.celery_broker_url:
         from workers.app import configure
 
         configure()
-        tasks.TASKS[task].apply_async(kwargs=kwargs, countdown=countdown, kwargsrepr=shown(kwargs))
+        tasks.TASKS[task].apply_async(
+            kwargs=kwargs, countdown=countdown, queue=queue_of(task, kwargs), kwargsrepr=shown(kwargs)
+        )
         return
     jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)
     if jobs is not None:  # already draining in this thread: append, the loop below picks it up
@@ -43,6 +59,22 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
             tasks.RUNNERS[name](**kw)
     finally:
         _local.jobs = None
+
+
+def queue_of(task: str, kwargs: dict[str, Any]) -> str | None:
+    """The Celery queue for a task: a gateway's own for its platform's deliveries, else None (the default queue)."""
+    return GATEWAY_QUEUES.get(kwargs.get("platform", "")) if task == "deliver" else None
+
+
+def schedule(task: str, countdown: float, kwargs: dict[str, Any]) -> None:
+    """Publish `task` in `countdown` seconds (see the module's docstring). A timed task gets a nonce so that two
+    identical ones both run; other identical requests (a chat's delivery) collapse into one."""
+    from service.sessions import get_sessions
+
+    item: dict[str, Any] = {"task": task, "kwargs": kwargs}
+    if task in TIMED:
+        item["nonce"] = secrets.token_hex(4)
+    get_sessions().schedule(json.dumps(item, sort_keys=True, separators=(",", ":")), time.time() + countdown)
 
 
 def shown(kwargs: dict[str, Any]) -> str:

@@ -26,6 +26,9 @@ def worker(argv: list[str] | None = None) -> None:
     args = ["worker", "--loglevel", "INFO"]
     if not any(a.startswith(("-c", "--concurrency")) for a in argv or []):
         args += ["--concurrency", str(get_settings().worker_concurrency)]
+    if not any(a.startswith(("-Q", "--queues")) for a in argv or []):
+        # The default queue only: a gateway's own queue (`workers.queue.GATEWAY_QUEUES`) is consumed by that gateway.
+        args += ["--queues", app.conf.task_default_queue]
     app.worker_main([*args, *(argv or [])])
 
 

@@ -1,12 +1,10 @@
 """The Matrix gateway: matrix-nio sync loop (inbound) and `MatrixAdapter` (outbound). See README.md here.
 
-Importing this package registers the worker-side adapter factory with `service.chat.registry` (a Celery
-worker that imports it can deliver); `run()` — `camelot serve --matrix` — replaces it with the gateway's own.
+Only `run()` — `camelot serve --matrix` — registers the Matrix adapter: Matrix messages are sent by the
+gateway's own device, also when Celery workers play the moves (see `service.matrix.runtime`).
 """
 
 from __future__ import annotations
-
-from service.chat import registry
 
 
 def run() -> None:
@@ -14,13 +12,5 @@ def run() -> None:
 
     run_gateway()
 
-
-def _worker_adapter():
-    from service.matrix.runtime import worker_adapter
-
-    return worker_adapter()
-
-
-registry.register("matrix", _worker_adapter)
 
 __all__ = ["run"]

@@ -1,10 +1,9 @@
-"""Wiring: `run()` for `camelot serve --matrix`, and the adapter factory worker processes use.
+"""Wiring for `camelot serve --matrix`: one process reads the rooms and sends every Matrix message.
 
-Embedded default (no Celery broker): the gateway process also runs the moves and the outbox, so one Matrix
-device does everything and direct rooms are end-to-end encrypted when matrix-nio has its e2e extra.
-With a broker, Celery workers deliver through `worker_adapter()`: the gateway's stored login (same access
-token and device, so repeated transaction ids stay idempotent) without the crypto store, so direct rooms
-are then created unencrypted, and an encrypted room is never written to in plaintext.
+Matrix messages are sent only by the gateway's own device, which holds the end-to-end keys, so direct rooms are
+encrypted whatever the topology (when matrix-nio has its e2e extra). Without a Celery broker the gateway also
+plays the moves in-process; with one, workers play them and the gateway consumes the Matrix deliver tasks
+from its own queue (`service.matrix.deliveries`).
 """
 
 from __future__ import annotations
@@ -13,14 +12,14 @@ import asyncio
 import signal
 
 import structlog
-from nio import AsyncClient
 
 from service import dispatch
 from service.chat import registry
 from service.chat.base import Inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
-from service.matrix.client import client_config, connect, encryption_available
+from service.matrix.client import connect, encryption_available
+from service.matrix.deliveries import DeliveryConsumer
 from service.matrix.gateway import Gateway
 from service.matrix.login_store import LoginStore
 from service.render.i18n import t
@@ -35,17 +34,6 @@ PRECHECK_NOTICES = {"over": "game_over"}  # precheck answer → notice key (othe
 
 def _explain(key: str) -> str:
     return t(get_settings().default_language, f"notice.{key}")
-
-
-def worker_adapter() -> MatrixAdapter:
-    """The adapter of a process that only delivers (a Celery worker): reuses the gateway's stored login."""
-    settings = get_settings()
-    login = LoginStore(settings.matrix_store_path).load()
-    if login is None:
-        raise LookupError("no stored Matrix login: start `camelot serve --matrix` once first")
-    client = AsyncClient(login.homeserver, login.user_id, login.device_id, config=client_config(False))
-    client.restore_login(login.user_id, login.device_id, login.access_token)
-    return MatrixAdapter(client, ChoiceMaps(get_sessions()), explain=_explain)
 
 
 def _submit(cmd: Inbound) -> None:
@@ -70,8 +58,7 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     if not (settings.matrix_homeserver and settings.matrix_user):
         raise SystemExit("set MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD (see service/matrix/README.md)")
     ensure_migrated()
-    in_process = not settings.celery_broker_url
-    encrypt = in_process and encryption_available()
+    encrypt = encryption_available()
     client, login = await connect(
         settings.matrix_homeserver, settings.matrix_user, settings.matrix_password, settings.matrix_store_path,
         encryption=encrypt,
@@ -86,10 +73,15 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    deliveries = DeliveryConsumer() if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)
     try:
+        if deliveries is not None:
+            deliveries.start()
         await gateway.run(stop)
     finally:
+        if deliveries is not None:
+            await deliveries.stop()
         await client.close()
         log.info("matrix.gateway_stopped")
 

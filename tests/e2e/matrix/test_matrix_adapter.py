@@ -286,39 +286,28 @@ def test_server_refusals_map_to_the_outbox_retry_classes(homeserver):
     asyncio.run(scenario())
 
 
-def test_worker_adapter_reuses_the_gateway_login_and_never_writes_plaintext_to_encrypted_rooms(
-    homeserver, monkeypatch
-):
-    from service.matrix.runtime import worker_adapter
-    from service.sessions import reset_sessions
-    from service.settings import get_settings
+def test_an_adapter_without_encryption_never_writes_plaintext_to_encrypted_rooms(homeserver):
+    """The same stored login and device, but a client without the olm keys (no e2e extra): it may write to a
+    plain room and must refuse an encrypted one."""
 
     async def scenario():
         store = scratch("bot-")
-        gateway, _ = await _bot(homeserver, "bot_worker", store=store, encrypt=True)
-        alice = await _player(homeserver, "alice_worker", encryption=True)
+        gateway, _ = await _bot(homeserver, "bot_plain", store=store, encrypt=True)
+        alice = await _player(homeserver, "alice_plain", encryption=True)
         group = await _group(gateway, alice)
         secret = await gateway.direct_chat(alice.user_id)
-        monkeypatch.setenv("MATRIX_STORE_PATH", store)
-        monkeypatch.delenv("REDIS_URL", raising=False)
-        get_settings.cache_clear()
-        reset_sessions()
-        worker = worker_adapter()
-        assert (worker.client.device_id, worker.client.olm) == (gateway.client.device_id, None)
-        event_id = await worker.send_text(group, "board from a worker")
+        plain, _ = await _bot(homeserver, "bot_plain", store=store, encrypt=False)
+        assert (plain.client.device_id, plain.client.olm) == (gateway.client.device_id, None)
+        event_id = await plain.send_text(group, "board from a client without keys")
         await alice.wait_for(lambda p: any(e.event_id == event_id for e in p.events[group]))
         with pytest.raises(PermanentError):
-            await worker.send_text(secret, "your hand")
+            await plain.send_text(secret, "your hand")
         assert all("your hand" not in str(e.get("content")) for e in await _history(alice, secret))
-        await worker.client.close()
+        await plain.client.close()
         await gateway.client.close()
         await alice.close()
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        get_settings.cache_clear()
-        reset_sessions()
+    asyncio.run(scenario())
 
 
 def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
