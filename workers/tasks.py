@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from workers import commands, deadline_scan, delivery, metrics, moves
+from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
 from workers.queue import enqueue
 

@@ -79,3 +79,18 @@ class Sessions(ABC):
     @abstractmethod
     def penalize(self, bucket: str, seconds: float) -> None:
         """Block a bucket for `seconds` (the platform said 429 retry_after)."""
+
+    # --- work due later (a bot's pace, a delivery waiting for its rate) ---------------------------
+    @abstractmethod
+    def schedule(self, member: str, due: float) -> None:
+        """Keep `member` (an opaque text, e.g. a task and its arguments) until the time `due` (epoch seconds).
+        Scheduling the same member again moves it to the new time."""
+
+    @abstractmethod
+    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+        """Members due by `now` (at most `limit`), each leased until `now + lease`: if its claimer dies before
+        `release_due`, it is due again then. Returns (member, lease) pairs."""
+
+    @abstractmethod
+    def release_due(self, member: str, lease: float) -> None:
+        """Forget a claimed member, unless it was scheduled anew since it was claimed with `lease`."""

@@ -22,6 +22,7 @@ class MemorySessions(Sessions):
         self._locks: dict[str, threading.Lock] = {}
         self._marks: dict[str, float] = {}
         self._tat: dict[str, float] = {}
+        self._due: dict[str, float] = {}
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         return self._states.get(game_id)
@@ -100,3 +101,19 @@ class MemorySessions(Sessions):
         now = time.monotonic()
         with self._mutex:
             self._tat[bucket] = max(self._tat.get(bucket, now), now + seconds)
+
+    def schedule(self, member: str, due: float) -> None:
+        with self._mutex:
+            self._due[member] = due
+
+    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+        with self._mutex:
+            due = sorted((at, member) for member, at in self._due.items() if at <= now)[:limit]
+            for _, member in due:
+                self._due[member] = now + lease
+            return [(member, now + lease) for _, member in due]
+
+    def release_due(self, member: str, lease: float) -> None:
+        with self._mutex:
+            if self._due.get(member) == lease:
+                del self._due[member]

@@ -45,12 +45,28 @@ end
 return 1
 """
 
+# Work due later: a sorted set scored by due time. A claim re-scores what it takes to the end of its lease.
+_CLAIM = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, member in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], member) end
+return due
+"""
+
+_RELEASE = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 1
+"""
+DUE_KEY = P + "due"
+
 
 class RedisSessions(Sessions):
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url)
         self._take = self.client.register_script(_TAKE)
         self._penalize = self.client.register_script(_PENALIZE)
+        self._claim = self.client.register_script(_CLAIM)
+        self._release = self.client.register_script(_RELEASE)
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         raw = self.client.get(f"{P}state:{game_id}")
@@ -124,3 +140,14 @@ class RedisSessions(Sessions):
 
     def penalize(self, bucket: str, seconds: float) -> None:
         self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])
+
+    def schedule(self, member: str, due: float) -> None:
+        self.client.zadd(DUE_KEY, {member: due})
+
+    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+        until = now + lease
+        members = self._claim(keys=[DUE_KEY], args=[repr(now), repr(until), limit])
+        return [(m.decode() if isinstance(m, bytes) else m, until) for m in members]
+
+    def release_due(self, member: str, lease: float) -> None:
+        self._release(keys=[DUE_KEY], args=[member, repr(lease)])

@@ -110,3 +110,36 @@ def test_a_deadline_that_passed_while_everything_was_down_fires_after_restart(ce
     wait_for(lambda: log_of(game_id), 20, "the timeout move")
     assert log_of(game_id)[0] == (0, "add:1")  # the toy game's timeout default
     wait_for(lambda: any("ran out of time" in c["text"] for c in celery_pg.calls()), 20, "the announcement")
+
+
+def test_paced_bot_games_wait_in_the_sessions_not_in_the_workers_prefetch(celery_pg):
+    """Bots with a pace: every game finishes, and the broker never holds a message that cannot run yet (an ETA
+    message occupies a prefetch slot until due: a thousand paced games would starve the worker)."""
+    import json
+
+    import redis
+
+    celery_pg.start("--concurrency", "2")
+    ids = [
+        lobby.create_and_start("rec", f"paced-{n}", "toy", {"target": 8}, [], 2, seed=n, bot_delay=0.2)
+        for n in range(12)
+    ]
+    broker = redis.Redis.from_url(celery_pg_url())
+    seen_due = 0
+
+    def finished() -> bool:
+        nonlocal seen_due
+        queued = [json.loads(m) for m in broker.lrange("celery", 0, -1)]
+        assert not [m for m in queued if m["headers"].get("eta")], "an ETA message in the broker queue"
+        seen_due = max(seen_due, broker.zcard("camelot:due"))
+        with session_scope() as s:
+            return all(s.get(GameRow, i).status == "finished" for i in ids)
+
+    wait_for(finished, 90, "the paced bot games to finish")
+    assert seen_due > 0  # the paced moves did wait in the sessions
+
+
+def celery_pg_url() -> str:
+    from service.settings import get_settings
+
+    return get_settings().celery_broker_url
