@@ -3,7 +3,8 @@
 Choices become numbered lines (their map goes to `ChoiceMaps`), edits are `m.replace` events and the
 superseded versions of a group message are redacted (Matrix keeps edit history: for the card game an old
 board version would show Threat cards the players must remember), silence raises the room's
-`events_default` power level, direct rooms are created per player and recorded in `m.direct`.
+`events_default` power level, direct rooms are created per player and recorded in `m.direct`, and a message that
+mentions players (a deadline reminder in the group) carries pills and `m.mentions`, so their clients notify them.
 Errors map to the outbox's retry classes: 429 → RateLimited, network/5xx → TransientError,
 other refusals → PermanentError. A retried send reuses its transaction id, so Synapse stores it once.
 """
@@ -18,7 +19,7 @@ import io
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import quote
@@ -43,10 +44,14 @@ from PIL import Image
 from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError
 from service.matrix import numbered
 from service.matrix.choices import ChoiceMaps
+from service.matrix.mentions import mention_content
 
 log = structlog.get_logger(__name__)
 SILENCE_LEVEL = 50
 MSGTYPE = "m.notice"  # bots speak in notices, so other bots never answer them
+# Servers never notify for a notice, even one that mentions you (push rule `.m.rule.suppress_notices` comes first):
+# a message that must reach the player mentioned is ordinary text.
+MENTION_MSGTYPE = "m.text"
 
 
 def _fail(resp: ErrorResponse) -> Exception:
@@ -78,6 +83,13 @@ def _on_home_loop(method):
     return wrapper
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 @asynccontextmanager
 async def _network():
     try:
@@ -96,6 +108,7 @@ class MatrixAdapter:
     """
 
     platform = "matrix"
+    takes_mentions = True  # the outbox passes a row's `mention_users` to send_text
 
     def __init__(
         self,
@@ -112,7 +125,8 @@ class MatrixAdapter:
         self._retry_txn: dict[str, str] = {}
         self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
         self._encrypted: dict[str, bool] = {}  # rooms checked by a client without end-to-end support
-        self._loop: asyncio.AbstractEventLoop | None = None
+        # The nio client's loop: the one this adapter is made on, else the first one it is used on.
+        self._loop: asyncio.AbstractEventLoop | None = _running_loop()
         self._blocked_until = 0.0  # monotonic time before which sends would only earn another 429
 
     # --- sending ------------------------------------------------------------------------------
@@ -171,12 +185,26 @@ class MatrixAdapter:
                 await asyncio.sleep(0.05)  # the sync loop's query is in flight
 
     @_on_home_loop
-    async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
+    async def send_text(
+        self, chat: str, text: str, buttons: Keyboard | None = None, mentions: Sequence[str] = ()
+    ) -> str:
+        """`mentions`: user ids whose names in the text become pills, and who are notified (`m.mentions`)."""
         body, mapping = numbered.render(text, buttons)
-        event_id = await self._send(chat, "m.room.message", {"msgtype": MSGTYPE, "body": body})
+        content = {"msgtype": MSGTYPE, "body": body}
+        if mentions:
+            names = {user: self._name_in(chat, user, body) for user in mentions}
+            content.update(mention_content(body, names), msgtype=MENTION_MSGTYPE)
+        event_id = await self._send(chat, "m.room.message", content)
         if mapping:
             self.choices.remember(chat, event_id, mapping)
         return event_id
+
+    def _name_in(self, chat: str, user: str, body: str) -> str:
+        """How the text names `user`: the room's display name for them (what the gateway stored as their name), or
+        their id (the backbone's fallback)."""
+        room = self.client.rooms.get(chat)
+        name = room.user_name(user) if room is not None else None
+        return name if name and name in body else user
 
     @_on_home_loop
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:

@@ -56,6 +56,24 @@ async def _history(player: Player, room: str) -> list[dict]:
     return r.json()["chunk"]
 
 
+async def _notifications(player: Player, until=lambda found: True, timeout: float = 10.0) -> dict[str, bool]:
+    """The messages the server notifies the player of (its push rules applied): event id → highlighted. Asked
+    again until `until(found)` holds (the server may record a notification a moment after the event)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    async with httpx.AsyncClient() as http:
+        while True:
+            r = await http.get(
+                f"{player.client.homeserver}/_matrix/client/v3/notifications",
+                headers={"Authorization": f"Bearer {player.client.access_token}"},
+            )
+            r.raise_for_status()
+            found = {n["event"]["event_id"]: {"set_tweak": "highlight"} in n["actions"]
+                     for n in r.json()["notifications"] if n["event"]["type"] == "m.room.message"}
+            if until(found) or asyncio.get_running_loop().time() > deadline:
+                return found
+            await asyncio.sleep(0.1)
+
+
 def test_choices_edit_and_superseded_versions_redacted(homeserver):
     async def scenario():
         bot, choices = await _bot(homeserver, "bot_edit")
@@ -346,6 +364,48 @@ def test_first_private_message_readable_by_a_player_who_joins_later(homeserver):
         stop.set()
         await syncing
         await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_reminder_row_mentions_the_player_with_a_pill_that_notifies(homeserver, backbone_pg):
+    """Through the outbox, as `workers.deadline_scan` writes a group reminder: another member's client receives a
+    pill over the (escaped) name in `formatted_body` and the player in `m.mentions`, and the server highlights it
+    for that player only."""
+    from service.chat import registry
+    from service.store import outbox, session_scope
+    from workers.delivery import deliver_chat
+
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_mention")
+        alice = await _player(homeserver, "alice_mention")
+        bob = await _player(homeserver, "bob_mention")
+        await alice.client.set_displayname("Al <i>&</i> Co")
+        room = await _group(bot, alice, bob)
+        await bot.client.sync(timeout=0)
+        assert bot.client.rooms[room].user_name(alice.user_id) == "Al <i>&</i> Co"
+        registry.register("matrix", lambda: bot)
+        await bot.send_text(room, "Al <i>&</i> Co plays next.")  # an ordinary notice, no mention
+        text = "Al <i>&</i> Co, the game is waiting for you (5 min left)."
+        with session_scope() as s:
+            outbox.enqueue(s, "matrix", room, "send", {"text": text, "mention_users": [alice.user_id]}, is_group=True)
+        assert await asyncio.to_thread(deliver_chat, "matrix", room, True) == 1
+        sent = lambda p: next((e for e in p.events[room] if getattr(e, "body", None) == text), None)  # noqa: E731
+        event = await bob.wait_for(sent)
+        content = event.source["content"]
+        assert content["m.mentions"] == {"user_ids": [alice.user_id]}
+        assert content["format"] == "org.matrix.custom.html"
+        assert content["formatted_body"] == (
+            f'<a href="https://matrix.to/#/{alice.user_id}">Al &lt;i&gt;&amp;&lt;/i&gt; Co</a>, '
+            "the game is waiting for you (5 min left)."
+        )
+        # The player is highlighted; the others see an ordinary message, as for anything a member writes. The notice
+        # sent before it notified nobody (the server records notifications in event order).
+        assert await _notifications(alice, until=lambda found: event.event_id in found) == {event.event_id: True}
+        assert await _notifications(bob, until=lambda found: event.event_id in found) == {event.event_id: False}
+        for p in (alice, bob):
+            await p.close()
         await bot.client.close()
 
     asyncio.run(scenario())
