@@ -236,12 +236,13 @@ class _Volunteer:
         if frame["waiting"]:
             return
         s.frames.pop()
-        if not frame["volunteers"]:
+        order = ops.living(s)
+        heroes = [i for i in frame["volunteers"] if i in order]  # one who left the board meanwhile spares nobody
+        if not heroes:
             ev.append(public("no_volunteer", card=frame["card"]))
             everyone_discards(s, 1)
             return
-        order = ops.living(s) or list(range(s.n))
-        hero = min(frame["volunteers"], key=lambda i: order.index(i) if i in order else s.n)
+        hero = min(heroes, key=order.index)
         ev.append(public("volunteer", seat=hero, card=frame["card"]))
         if frame["card"] == "morgan_discard_or_life":
             ops.change_life(s, hero, -cat.MORGAN_VOLUNTEER_LIFE, ev, frame["card"])

@@ -12,6 +12,10 @@ deck tops, die rolls and board fields so a test can script any situation.
 
 Joining and leaving mid-game (B-VAR, B-LEAVE): `join(state)` seats a new player; the action `leave` is accepted
 from any living seat at any time (it is never offered among the legal actions, so bots do not leave).
+
+Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any moment, asked or not
+(`standing_actions`); `apply` takes it from him whatever decision is due, and every decision then goes on without
+him (he is answered for by default, as the dead are).
 """
 
 from __future__ import annotations
@@ -73,6 +77,13 @@ class BoardGame(Game):
         if state.result is not None:
             raise IllegalAction("B-END", "the game is over")
         ev: list[Event] = []
+        if action in whites.standing_actions(state, seat):
+            state.cache = None
+            whites.play_special(state, seat, action, ev)
+            turns.advance(state, ev)
+            return state, ev
+        if action == whites.FATE_REVEAL:
+            raise IllegalAction("B-TRAITOR", "only a living, unmasked Traitor holding Fate may reveal himself")
         if action == _LEAVE:
             if not state.alive[seat]:
                 raise IllegalAction("B-LEAVE", "this knight has already left the game")
@@ -92,12 +103,18 @@ class BoardGame(Game):
         turns.advance(state, ev)
         return state, ev
 
+    def standing_actions(self, state: BoardState, seat: int) -> list[Action]:
+        if state.result is not None or not 0 <= seat < state.n:
+            return []
+        return whites.standing_actions(state, seat)
+
     def view(self, state: BoardState, seat: int | None) -> dict[str, Any]:
         pending = [{"seat": p.seat, "kind": p.kind, "timing": p.timing} for p in self.pending(state)]
         if seat is None:
             return public_view(state, pending)
         legal = [a.encode() for a in self.legal_actions(state, seat)]
-        return seat_view(state, seat, pending, legal)
+        standing = [code for a in self.standing_actions(state, seat) if (code := a.encode()) not in legal]
+        return seat_view(state, seat, pending, legal, standing)
 
     def result(self, state: BoardState) -> dict[str, Any] | None:
         return state.result
@@ -160,14 +177,15 @@ class BoardGame(Game):
 
 
 def _committed(s: BoardState) -> list[list[str]]:
-    """Cards a seat has already chosen in a pending decision (Arthur's exchange, the opening gesture): they stay."""
+    """Cards a seat has already chosen in a pending decision (Arthur's exchange, the opening gesture) and still holds
+    (he may have discarded it meanwhile, or left the board): they stay."""
     kept: list[list[str]] = [[] for _ in range(s.n)]
     for frame in s.frames:
-        if frame["kind"] == "arthur":
+        if frame["kind"] == "arthur" and frame["card"] in s.hands[s.current]:
             kept[s.current].append(frame["card"])
         elif frame["kind"] == "gesture":
             for i, card in enumerate(frame["chosen"]):
-                if card is not None:
+                if card is not None and card in s.hands[i]:
                     kept[i].append(card)
     return kept
 

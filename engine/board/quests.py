@@ -323,26 +323,35 @@ def start_split(s: BoardState, cards: list[str], seats: list[int], proposer: int
     if len(seats) == 1:
         ops.give_white(s, seats[0], cards, ev, why)
         return
-    start = seats.index(proposer)
+    start = seats.index(proposer) if proposer in seats else 0  # (the current player may have left the board)
     seats = seats[start:] + seats[:start]
     ev.append(public("table", cards=list(cards), seats=seats, why=why))
     ops.push(s, {"kind": "split", "cards": cards, "seats": seats, "assign": [], "waiting": [], "why": why})
 
 
+def _sharers(s: BoardState, frame: Frame) -> list[int]:
+    """The split's knights still on the board, proposer first; if none is left, all of them (their answers are then
+    given by default and the cards discarded), so that the cards on the table never go astray."""
+    here = [i for i in frame["seats"] if s.alive[i] and not s.revealed[i]]
+    return here or frame["seats"]
+
+
 @decision("split", rule="B-QUEST")
 class _Split:
-    """The proposer names a knight for each card in turn; every other knight accepts or refuses the proposal."""
+    """The proposer names a knight for each card in turn; every other knight accepts or refuses the proposal.
+    A knight who leaves the board meanwhile (dies, or unmasks himself as the Traitor) drops out: the next one
+    proposes, and cards proposed to him are discarded."""
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
         if len(frame["assign"]) < len(frame["cards"]):
-            return [frame["seats"][0]]
+            return _sharers(s, frame)[:1]
         return list(frame["waiting"])
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         if len(frame["assign"]) < len(frame["cards"]):
-            return [Action("give", (i,)) for i in frame["seats"]]
+            return [Action("give", (i,)) for i in _sharers(s, frame)]
         return [Action("accept"), Action("refuse")]
 
     @staticmethod
@@ -351,7 +360,7 @@ class _Split:
             frame["assign"].append(action.args[0])
             ev.append(public("split_proposed", card=frame["cards"][len(frame["assign"]) - 1], to=action.args[0]))
             if len(frame["assign"]) == len(frame["cards"]):
-                frame["waiting"] = [i for i in frame["seats"][1:] if s.alive[i] and not s.revealed[i]]
+                frame["waiting"] = [i for i in frame["seats"] if i != seat and s.alive[i] and not s.revealed[i]]
                 if not frame["waiting"]:
                     _deal_split(s, frame, frame["assign"], ev)
             return
@@ -362,7 +371,7 @@ class _Split:
         if frame["waiting"]:
             return
         if frame.get("refused"):
-            seats = frame["seats"]
+            seats = _sharers(s, frame)
             s.rng.shuffle(frame["cards"])
             _deal_split(s, frame, [seats[k % len(seats)] for k in range(len(frame["cards"]))], ev)
         else:
@@ -371,7 +380,7 @@ class _Split:
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
         if len(frame["assign"]) < len(frame["cards"]):
-            seats = frame["seats"]
+            seats = _sharers(s, frame)
             return Action("give", (seats[len(frame["assign"]) % len(seats)],))
         return Action("refuse")
 

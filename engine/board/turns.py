@@ -12,8 +12,10 @@ from engine.core.actions import Action
 from engine.core.events import private, public
 
 _TURN_LEVEL = frozenset(("start_turn", "evil", "heroic", "post", "end_turn", "traitor_steal", "traitor_evil"))
+# A knight's own decisions that a Traitor unmasking himself mid-way cannot go on with (his Evil step and a war
+# choice he still makes, as on his revealed turns; the heroic steps are skipped).
+_KNIGHTS_ONLY = frozenset(("face", "siege", "messenger", "clairvoyance", "percival"))
 _END = Action("end")
-_FATE_REVEAL = Action("play", ("fate", "reveal"))
 _SACRIFICE = Action("sacrifice")
 
 
@@ -69,16 +71,13 @@ class _Evil:
         acts = _evil_options(s) + [Action("evil", ("life",))]
         if s.knight[seat] == "percival" and not s.turn["percival"] and s.black_deck:
             acts.append(Action("peek"))
-        return acts + _fate_reveal(s, seat)
+        return acts + whites.standing_actions(s, seat)
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         if action.kind == "peek":
             s.turn["percival"] = True
             whites.percival_look(s, seat, ev)
-            return
-        if action == _FATE_REVEAL:
-            whites.play_special(s, seat, action, ev)
             return
         s.frames.pop()
         _evil(s, seat, action.args[0], ev)
@@ -117,17 +116,11 @@ def _galahad_free(s: BoardState, seat: int) -> bool:
     return s.knight[seat] == "galahad" and not s.turn["galahad"] and not s.turn["special"]
 
 
-def _fate_reveal(s: BoardState, seat: int) -> list[Action]:
-    """Fate lets the Traitor unmask himself at any moment of his turn, without spending an action (B-TRAITOR)."""
-    if "fate" in s.hands[seat] and s.loyalty[seat] == "traitor" and s.loyalty_seen[seat] and not s.revealed[seat]:
-        return [_FATE_REVEAL]
-    return []
-
-
 def _free_actions(s: BoardState, seat: int) -> list[Action]:
     """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot,
-    and the Traitor's unmasking with Fate."""
-    acts = _fate_reveal(s, seat)
+    and the Traitor's unmasking with Fate (a standing action, applied by `BoardGame.apply`; listed here too because
+    it is his own decision)."""
+    acts = whites.standing_actions(s, seat)
     if s.knight[seat] == "arthur" and not s.turn["arthur"] and s.hands[seat]:
         mine = sorted(set(s.hands[seat]))
         for other in ops.living(s):
@@ -182,9 +175,6 @@ def _action_type(action: Action) -> str:
 
 def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
     """Apply `action` as a free power if it is one; False when it is a normal heroic action."""
-    if action == _FATE_REVEAL:
-        whites.play_special(s, seat, action, ev)
-        return True
     if action.kind == "arthur":
         s.turn["arthur"] = True
         ev.append(public("exchange_asked", seat=seat, target=action.args[0]))
@@ -327,12 +317,13 @@ class _Gesture:
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("give", (c,)) for c in sorted(set(s.hands[seat]))]
+        return [Action("give", (c,)) for c in sorted(set(s.hands[seat]))] or [Action("pass")]
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         frame["waiting"].remove(seat)
-        frame["chosen"][seat] = action.args[0]
+        if action.kind == "give":
+            frame["chosen"][seat] = action.args[0]
         if frame["waiting"]:
             return
         s.frames.pop()
@@ -358,7 +349,7 @@ class _GrailRescue:
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
-        return [frame["seat"]]
+        return [frame["seat"]] if frame["dying"] in s.doomed else []  # lapses if he left or unmasked meanwhile
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
@@ -368,7 +359,7 @@ class _GrailRescue:
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         s.frames.pop()
         dying = frame["dying"]
-        if action.kind == "decline" or not s.alive[dying]:
+        if action.kind == "decline":
             kill(s, dying, ev)
             return
         ops.remove_relic(s, seat, "grail", ev, "drunk")
@@ -492,7 +483,7 @@ def advance(s: BoardState, ev: Events) -> None:
             s.frames.pop()
             continue
         dec = DECISIONS[kind]
-        if dec.turn and not s.alive[s.current]:
+        if dec.turn and (not s.alive[s.current] or (s.revealed[s.current] and kind in _KNIGHTS_ONLY)):
             _close_for_the_dead(s, top, ev)
             continue
         asked = dec.who(s, top)
@@ -508,7 +499,8 @@ def advance(s: BoardState, ev: Events) -> None:
 
 
 def _close_for_the_dead(s: BoardState, frame: Frame, ev: Events) -> None:
-    """The current player left mid-turn: his turn's steps lapse; a card he was placing is placed the plain way."""
+    """The current player left the board mid-turn (died, or unmasked himself with Fate): his turn's steps lapse; a
+    card he was placing is placed the plain way (face up, a siege rolled with the cards already added)."""
     dec = DECISIONS[frame["kind"]]
     legal = [] if frame["kind"] in ("evil", "heroic", "post") else dec.legal(s, frame, s.current)
     if legal:

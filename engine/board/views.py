@@ -26,7 +26,9 @@ The renderer (text and board image) builds on these keys; they are stable — ne
 `view(state, seat)` is the public view plus `you`: `seat`, `hand` (sorted card ids), `loyalty` (None while the
 three-player rule hides it), `black_top` (black cards the seat knows on top of the deck, top first: Percival's and
 Clairvoyance's looks), `face_down` (its own face-down black cards: [{"quest", "index", "card"}]),
-`legal` (its action codes now), `reorder` (while it puts Clairvoyance's black cards back: those still to place,
+`legal` (its action codes now), `standing` (codes it may also send now without being asked — the Traitor's
+unmasking with Fate — not repeated from `legal`; always [] for a seat that has none, and nothing of it reaches the
+public view), `reorder` (while it puts Clairvoyance's black cards back: those still to place,
 in the order `top:<i>` indexes them; else []), `bury` (while Percival with the Armor chooses: the two black cards
 he saw, top first, in the order `bury:<i>` indexes them; else []).
 """
@@ -137,7 +139,9 @@ def _drawn(s: BoardState, top: dict[str, Any] | None, seat: int | None = None) -
     return card
 
 
-def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: list[str]) -> dict[str, Any]:
+def seat_view(
+    s: BoardState, seat: int, pending: list[dict[str, Any]], legal: list[str], standing: list[str]
+) -> dict[str, Any]:
     view = public_view(s, pending)
     top = s.frames[-1] if s.frames else None
     face_down = []
@@ -153,6 +157,7 @@ def seat_view(s: BoardState, seat: int, pending: list[dict[str, Any]], legal: li
         "black_top": list(s.peeks[seat]),
         "face_down": face_down,
         "legal": legal,
+        "standing": standing,
         "reorder": list(top["cards"]) if top and top["kind"] == "clairvoyance" and seat == s.current else [],
         "bury": list(top["cards"]) if top and top["kind"] == "percival" and seat == s.current else [],
     }

@@ -62,6 +62,20 @@ def accuse_actions(s: BoardState, seat: int) -> list[Action]:
     return [Action("accuse", (i,)) for i in ops.living(s) if i != seat]
 
 
+FATE_REVEAL = Action("play", ("fate", "reveal"))
+
+
+def standing_actions(s: BoardState, seat: int) -> list[Action]:
+    """Fate lets a Traitor who knows his loyalty unmask himself at any moment, asked or not (B-TRAITOR); a dying
+    knight (at 0 life, awaiting the Grail) can no longer act."""
+    if (
+        s.loyalty[seat] == "traitor" and "fate" in s.hands[seat] and s.loyalty_seen[seat] and not s.revealed[seat]
+        and s.alive[seat] and seat not in s.doomed
+    ):
+        return [FATE_REVEAL]
+    return []
+
+
 def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
     card, arg = action.args[0], (action.args[1] if len(action.args) > 1 else None)
     s.hands[seat].remove(card)
@@ -150,7 +164,8 @@ def accuse(s: BoardState, seat: int, target: int, ev: Events) -> None:
 
 
 def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
-    """The revealed Traitor discards his white cards, leaves the board, loses Excalibur and the Grail."""
+    """The revealed Traitor discards his white cards, leaves the board, loses Excalibur and the Grail. A question
+    he was asked meanwhile is answered for him with its safe default (see `turns.advance`), as for the dead."""
     quests.leave_location(s, seat, None)
     s.white_discard.extend(s.hands[seat])
     s.hands[seat] = []
@@ -161,9 +176,6 @@ def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
     if seat in s.doomed:
         s.doomed.remove(seat)
     s.loyalty_seen[seat] = True
-    for frame in s.frames:
-        if seat in frame.get("waiting", ()):
-            frame["waiting"].remove(seat)
     ev.append(public("traitor_revealed", seat=seat, why=why))
 
 
@@ -206,11 +218,12 @@ class _Convocation:
 
 @decision("messenger", rule="B-TURN", turn=True)
 class _Messenger:
-    """Give up to 3 white cards to the chosen knight, one at a time."""
+    """Give up to 3 white cards to the chosen knight, one at a time (it lapses if he leaves the board)."""
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
+        target = frame["target"]
+        return [s.current] if s.alive[target] and not s.revealed[target] else []
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
@@ -298,7 +311,8 @@ class _ArthurGive:
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
-        return [frame["seat"]] if s.alive[s.current] else []  # lapses if Arthur has left
+        # lapses if Arthur has left the board: dead or unmasked, his hand (the card he offered too) is discarded
+        return [frame["seat"]] if frame["card"] in s.hands[s.current] else []
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:

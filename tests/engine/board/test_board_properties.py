@@ -1,15 +1,20 @@
 """Property tests over random complete board games: every game ends, all 168 cards stay accounted for, counters stay
-in range, replay reproduces the digest, views are JSON and hide exactly what a seat may not know."""
+in range, replay reproduces the digest, views are JSON and hide exactly what a seat may not know.
+
+The random games include standing actions: a Traitor holding Fate unmasks himself at random moments, whoever is
+being asked what (`STANDING_RATE` per step while he may)."""
 
 from __future__ import annotations
 
 import json
 import pickle
 import random
+from collections import Counter
 
 import pytest
 from board_helpers import GAME, check_invariants, json_round_trip
 
+from engine.board import catalogue as cat
 from engine.bots import RandomBot, heuristic_bot
 from engine.core import IllegalAction
 from engine.core.simulate import play_game
@@ -19,30 +24,110 @@ VARIANTS = ({}, {"traitor": "none"}, {"traitor": "among_us"}, {"three_player_rul
 CONFIGS = [{"players": n, **v} for n in range(3, 8) for v in VARIANTS]
 GAMES = 2000
 STEP_CHECK_EVERY = 25  # every 25th game is checked after every single action, the others at their end
+STANDING_RATE = 0.04  # chance per step that a seat with a standing action takes it
 
 
 def _config(seed: int) -> dict:
     return CONFIGS[seed % len(CONFIGS)]
 
 
+def _standing_move(state, rng: random.Random) -> tuple[int, str] | None:
+    """Maybe take a standing action (asked or not): the first seat that has one, with `STANDING_RATE`."""
+    for seat in range(state.n):
+        standing = GAME.standing_actions(state, seat)
+        if standing and rng.random() < STANDING_RATE:
+            return seat, GAME.encode(standing[rng.randrange(len(standing))])
+    return None
+
+
+def _random_step(state, rng: random.Random) -> tuple[int, str]:
+    """One random move: a standing action now and then, else the first asked seat's random legal action."""
+    move = _standing_move(state, rng)
+    if move is None:
+        seat = GAME.pending(state)[0].seat
+        move = seat, GAME.encode(RandomBot().choose(GAME, state, seat, rng))
+    GAME.apply_code(state, *move)
+    return move
+
+
 def test_random_games_end_conserve_cards_and_replay() -> None:
-    bot = RandomBot()
     reasons: set[str] = set()
+    unmasked_during: Counter = Counter()  # decision due when a Traitor unmasked himself, his own turn's or another's
     for seed in range(GAMES):
         config = _config(seed)
-        played = play_game(GAME, config, seed, bot)
-        assert not played.capped, f"seed {seed} {config}: game did not end"
-        result = GAME.result(played.state)
-        assert result is not None and result["winner"] in ("loyal", "evil")
+        rng = random.Random(seed ^ 0x5EED)
+        state = GAME.new_game(config, seed)
+        log: list[tuple[int, str]] = []
+        while GAME.result(state) is None:
+            assert len(log) < 20_000, f"seed {seed} {config}: game did not end"
+            top = state.frames[-1]
+            seat, code = _random_step(state, rng)
+            log.append((seat, code))
+            if code == "play:fate.reveal":
+                unmasked_during[top["kind"] if seat == state.current else "other:" + top["kind"]] += 1
+        result = GAME.result(state)
+        assert result["winner"] in ("loyal", "evil")
         reasons.add(result["reason"])
-        check_invariants(played.state)
-        assert GAME.digest(GAME.replay(config, seed, played.log)) == GAME.digest(played.state), f"seed {seed}"
+        check_invariants(state)
+        assert GAME.digest(GAME.replay(config, seed, log)) == GAME.digest(state), f"seed {seed}"
         if seed % STEP_CHECK_EVERY == 0:
             state = GAME.new_game(config, seed)
-            for seat, code in played.log:
+            for seat, code in log:
                 GAME.apply_code(state, seat, code)
                 check_invariants(state)
     assert {"siege_engines", "loyal_dead"} <= reasons
+    assert any(kind.startswith("other:") for kind in unmasked_during), unmasked_during
+
+
+def _traitor_with_fate(config: dict, seed: int, traitor: int) -> dict:
+    """`config` with the Traitor at seat `traitor` dealt Fate among his Merlin and five cards (a random deal)."""
+    rng = random.Random(seed)
+    deck = [c for c, k in cat.WHITE_COUNTS.items() for _ in range(k - (c == "merlin") * config["players"])]
+    deck.remove("fate")
+    rng.shuffle(deck)
+    hands = [["merlin"] + [deck.pop() for _ in range(5)] for _ in range(config["players"])]
+    hands[traitor][1] = "fate"
+    loyalty = ["loyal"] * config["players"]
+    loyalty[traitor] = "traitor"
+    return {**config, "stack": {"hands": hands, "loyalty": loyalty}}
+
+
+def test_a_traitor_unmasking_at_any_moment_breaks_nothing() -> None:
+    """B-TRAITOR: the Traitor with Fate unmasks himself at a random step, whatever is being decided and by whom;
+    every invariant holds after each action, the game ends, and the log (his action with his seat) replays."""
+    during: Counter = Counter()
+    for seed in range(1200):
+        config = _config(seed)
+        if config.get("traitor") == "none":
+            continue
+        rng = random.Random(seed)
+        traitor = rng.randrange(config["players"])
+        config = _traitor_with_fate(config, seed, traitor)
+        state = GAME.new_game(config, seed)
+        at, log = rng.randrange(150), []
+        rare = seed % 2  # then he waits for a moment outside the turns' main steps (a window, a split, …)
+        while GAME.result(state) is None:
+            assert len(log) < 20_000, f"seed {seed}: game did not end"
+            main_step = state.frames[-1]["kind"] in ("evil", "heroic", "post")
+            if len(log) >= at and not (rare and main_step) and GAME.standing_actions(state, traitor):
+                during["own turn" if traitor == state.current else state.frames[-1]["kind"]] += 1
+                move = traitor, "play:fate.reveal"
+                GAME.apply_code(state, *move)
+                at = 20_000
+            else:
+                seat = GAME.pending(state)[0].seat
+                actions = GAME.legal_actions(state, seat)
+                if seat == traitor and at < 20_000:  # he keeps Fate for the moment chosen
+                    actions = [a for a in actions if "fate" not in a.args] or actions
+                move = seat, GAME.encode(actions[rng.randrange(len(actions))])
+                GAME.apply_code(state, *move)
+            log.append(move)
+            check_invariants(state)
+        assert GAME.digest(GAME.replay(config, seed, log)) == GAME.digest(state), f"seed {seed}"
+    assert sum(during.values()) > 400, during
+    kinds = {"own turn", "evil", "heroic", "post", "window", "split", "gesture", "arthur", "face", "siege",
+             "convocation"}
+    assert kinds <= set(during), during  # (rarer moments — a discard, Kay, the Grail — have scenario tests)
 
 
 def _sample_states(games: int, every: int):
@@ -54,8 +139,7 @@ def _sample_states(games: int, every: int):
         while GAME.result(state) is None:
             if step % every == 0:
                 yield seed, state
-            seat = GAME.pending(state)[0].seat
-            GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
+            _random_step(state, rng)
             step += 1
         yield seed, state
 
@@ -169,10 +253,9 @@ def test_random_games_with_players_leaving_and_joining() -> None:
                 except IllegalAction as err:
                     assert err.rule == "B-VAR"
                 check_invariants(state)
-            seat = GAME.pending(state)[0].seat if GAME.result(state) is None else None
-            if seat is None:
+            if GAME.result(state) is not None:
                 break
-            GAME.apply(state, seat, RandomBot().choose(GAME, state, seat, rng))
+            _random_step(state, rng)
             check_invariants(state)
         assert GAME.result(state) is not None, f"seed {seed}"
 

@@ -9,7 +9,7 @@ from board_helpers import GAME, asked, check_invariants, codes, play, table
 
 from engine.core import IllegalAction
 
-F1, F2, F3 = "fight_1", "fight_2", "fight_3"
+F1, F2, F3, F4, F5 = "fight_1", "fight_2", "fight_3", "fight_4", "fight_5"
 TRAITOR_AT_2 = ["loyal", "loyal", "traitor"]
 
 
@@ -175,3 +175,134 @@ def test_fate_unmasking_is_free_at_any_moment_of_the_traitors_turn() -> None:
     assert codes(state, 0) == ["evil:black", "evil:siege"]
     play(state, 0, "evil:siege")
     assert asked(state) == [(1, "evil")]
+
+
+# --- the Traitor unmasking himself with Fate at any moment (a standing action) ---------------------------------
+
+
+def _unmask(state, seat: int) -> None:
+    """The Traitor sends his standing action, asked or not: his hand is discarded, his relics leave the game."""
+    assert GAME.view(state, seat)["you"]["standing"] == ["play:fate.reveal"] or seat in [p for p, _ in asked(state)]
+    play(state, seat, "play:fate.reveal")
+    assert state.revealed[seat] and state.hands[seat] == [] and not GAME.standing_actions(state, seat)
+    check_invariants(state)
+
+
+def test_fate_unmasking_during_another_knights_turn_makes_each_other_knight_discard_two() -> None:
+    hands = [[F1, F2, F3], [F1, F2], ["fate", F4, "merlin"], [F5]]
+    state = table(4, loyalty=["loyal", "loyal", "traitor", "loyal"], hands=hands)
+    assert asked(state) == [(0, "evil")] and "play:fate.reveal" not in codes(state, 2)  # never among his legal
+    assert [GAME.view(state, i)["you"]["standing"] for i in range(4)] == [[], [], ["play:fate.reveal"], []]
+    assert GAME.standing_actions(state, 2) == [GAME.decode("play:fate.reveal")]
+    public = GAME.view(state, None)
+    assert "you" not in public and all(set(s) == set(public["seats"][0]) for s in public["seats"])
+    _unmask(state, 2)
+    assert GAME.view(state, None)["seats"][2]["loyalty"] == "traitor" and state.swords_white == 0
+    assert asked(state) == [(0, "discard"), (1, "discard"), (3, "discard")]
+    play(state, 0, "discard:fight_1", "discard:fight_2")
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    play(state, 3, "discard:fight_5")
+    assert state.hands == [[F3], [], [], []] and asked(state) == [(0, "evil")]  # the turn goes on
+    play(state, 0, "evil:siege", "draw", "end")
+    play(state, 1, "evil:siege", "draw", "end")
+    assert asked(state) == [(2, "traitor_steal")]  # from now on his turns are a revealed Traitor's
+    check_invariants(state)
+
+
+def test_fate_unmasking_during_a_merlin_cancel_window_goes_on_without_him() -> None:
+    hands = [["merlin", F1, F2], ["merlin", "merlin", F3, F4], ["merlin", "fate"]]
+    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_two_engines"])
+    play(state, 0, "evil:black")
+    play(state, 1, "merlin:2")
+    assert asked(state) == [(0, "window"), (2, "window")]
+    _unmask(state, 2)  # still asked in the window: his Merlin is discarded with his hand
+    assert asked(state) == [(0, "discard"), (1, "discard")]
+    play(state, 0, "discard:fight_1", "discard:fight_2")
+    play(state, 1, "discard:fight_3", "discard:fight_4")
+    assert asked(state) == [(0, "window")]  # he is no longer asked
+    play(state, 0, "merlin:1")
+    assert state.engines == 0 and "morgan_two_engines" in state.black_discard and state.hands == [[], [], []]
+    assert state.white_discard.count("merlin") == 4 and asked(state) == [(0, "heroic")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_during_a_quest_where_he_played_cards_discards_them() -> None:
+    board = {"loc": ["camelot", "black_knight", "camelot"], "bk_white": [F2], "bk_black": [["black_knight_3", True, 0]]}
+    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=[[F1], ["fate", F2], [F3]], board=board)
+    play(state, 0, "evil:siege")
+    _unmask(state, 1)  # during the heroic step of knight 0
+    assert state.bk_white == [] and state.bk_black == [["black_knight_3", True, 0]]
+    assert GAME.view(state, None)["quests"]["black_knight"]["knights"] == []
+    assert state.white_discard.count(F2) == 2 and asked(state) == [(0, "discard"), (2, "discard")]
+    play(state, 0, "discard:fight_1")
+    play(state, 2, "discard:fight_3")
+    assert asked(state) == [(0, "heroic")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_is_refused_to_a_loyal_knight_a_traitor_without_fate_and_a_revealed_traitor() -> None:
+    loyal = table(3, loyalty=TRAITOR_AT_2, hands=[["fate"], [], []])
+    no_fate = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], [F1]])
+    revealed = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], []], board={"revealed": [False, False, True]})
+    unseen = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], ["fate"]], three_player_rule=True)
+    for state, seat in ((loyal, 0), (loyal, 1), (no_fate, 2), (revealed, 2), (unseen, 2)):
+        before = GAME.digest(state)
+        assert GAME.standing_actions(state, seat) == [] and GAME.view(state, seat)["you"]["standing"] == []
+        with pytest.raises(IllegalAction) as err:
+            GAME.apply_code(state, seat, "play:fate.reveal")
+        assert err.value.rule == "B-TRAITOR" and GAME.digest(state) == before
+
+
+def test_fate_unmasking_mid_split_hands_the_proposal_to_the_next_knight() -> None:
+    board = {"loc": ["dragon", "dragon", "camelot"], "lance_stage": "dragon",
+             "lance_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[[F3, "fate"], [], []], board=board)
+    play(state, 0, "evil:siege", "fight:3")
+    assert asked(state) == [(0, "split")]
+    play(state, 0, "give:0")
+    _unmask(state, 0)
+    assert asked(state) == [(1, "split")] and codes(state, 1) == ["give:1"]
+    play(state, 1, *["give:1"] * 6)
+    assert len(state.hands[1]) == 6 and len(state.white_discard) == 1 + 9 + 1  # his card, the quest's, Fate
+    assert asked(state) == [(1, "evil")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_when_arthur_asks_him_for_a_card_cancels_the_exchange() -> None:
+    hands = [[F1, F2, F3], [F5, "fate"], []]
+    state = table(3, knights=["arthur", "kay", "gawain"], loyalty=["loyal", "traitor", "loyal"], hands=hands)
+    play(state, 0, "evil:siege", "arthur:1.fight_1")
+    assert asked(state) == [(1, "arthur")]
+    _unmask(state, 1)
+    play(state, 0, "discard:fight_2", "discard:fight_3")
+    assert state.hands[0] == [F1] and asked(state) == [(0, "heroic")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_withdraws_his_morgan_volunteering_and_ends_his_own_pending_discard() -> None:
+    hands = [[F1, F2, F3, F4], [F1, F2, F3], ["fate", F5]]
+    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_discard_or_life"])
+    play(state, 0, "evil:black", "pass")
+    play(state, 1, "pass")
+    play(state, 2, "pass", "volunteer")
+    play(state, 0, "pass")
+    assert asked(state) == [(1, "volunteer")]
+    _unmask(state, 2)
+    play(state, 0, "discard:fight_1", "discard:fight_2")
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    play(state, 1, "pass")  # his offer left with him: nobody spares the others
+    assert asked(state) == [(0, "discard"), (1, "discard")] and state.life == [4, 4, 0]
+    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_discard_or_life"])
+    play(state, 0, "evil:black")
+    for _ in ("window", "volunteer"):
+        for seat in range(3):
+            play(state, seat, "pass")
+    assert asked(state) == [(0, "discard"), (1, "discard"), (2, "discard")]
+    _unmask(state, 2)  # instead of his own discard
+    play(state, 0, "discard:fight_1", "discard:fight_2")
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    assert asked(state) == [(0, "discard"), (1, "discard")]
+    play(state, 0, "discard:fight_3")
+    play(state, 1, "discard:fight_3")
+    assert state.hands == [[F4], [], []] and asked(state) == [(0, "heroic")]
+    check_invariants(state)
