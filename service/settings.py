@@ -52,6 +52,7 @@ class Settings(BaseSettings):
     matrix_room_interval: float = 0.5
     matrix_global_interval: float = 0.1
     outbox_max_attempts: int = 8
+    delivery_shards: int = 4  # senders that may work at once per platform (each drains many chats); see outbox
 
 
 

@@ -11,6 +11,7 @@ import importlib
 
 from celery import Celery
 from celery.signals import worker_process_init
+from kombu import pools
 
 from service.settings import get_settings
 
@@ -30,6 +31,7 @@ def configure() -> Celery:
             app._pool.force_close_all()
             app._pool = None
         app.amqp._producer_pool = None
+        pools.reset()  # kombu's registry would hand back a closed producer pool for a broker used before
     app.conf.update(
         broker_url=settings.celery_broker_url or "memory://",
         result_backend=settings.celery_result_backend,

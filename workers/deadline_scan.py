@@ -77,11 +77,17 @@ def game_platform(s, game: GameRow) -> str:
 
 
 def sweep_outbox() -> int:
-    """Recovery: enqueue delivery for every chat with due rows (after a crash or a lost deliver task)."""
+    """Recovery: enqueue delivery for every chat with due rows (after a crash or a lost deliver task); with a
+    broker, once per shard of those chats. Returns how many tasks."""
     with session_scope() as s:
         chats = outbox.chats_with_pending(s)
+    if get_settings().celery_broker_url:
+        shards = sorted({(platform, outbox.shard_of(chat)) for platform, chat in chats})
+        for platform, shard in shards:
+            enqueue("deliver", platform=platform, shard=shard)  # forced: not coalesced
+        return len(shards)
     for platform, chat in chats:
-        enqueue("deliver", platform=platform, chat=chat)  # forced: not coalesced
+        enqueue("deliver", platform=platform, chat=chat)
     return len(chats)
 
 

@@ -29,6 +29,9 @@ from workers.queue import delivery_mark, enqueue, request_delivery
 log = structlog.get_logger(__name__)
 UNLIMITED = ("console", "bench")  # the terminal; the benchmark's null platform
 BATCH = 20
+SHARD_BATCH = 100
+SHARD_BUDGET = 5.0  # seconds a shard sender works before it hands on to a fresh task
+RETRY_SOON = 0.05  # after a 429 or a network error: the bucket or the row's not_before then says how long
 
 
 def buckets(settings: Settings, platform: str, chat: str, is_group: bool) -> list[tuple[str, float]]:
@@ -45,12 +48,11 @@ def buckets(settings: Settings, platform: str, chat: str, is_group: bool) -> lis
 
 
 def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> int:
-    """Send what is due for one chat; returns how many rows were handled. Re-enqueues itself to wait for a rate
-    (in-process: sleeps instead)."""
+    """Send what is due for one chat (the in-process mode's sender); returns how many rows were handled. Waits
+    for a rate by sleeping in-process, else by re-enqueueing itself."""
     settings = get_settings()
     in_process = not settings.celery_broker_url if in_process is None else in_process
     sessions = get_sessions()
-    sessions.unmark(delivery_mark(platform, chat))
     try:
         lock = sessions.lock(f"deliver:{platform}:{chat}", timeout=120, wait=0 if not in_process else 30)
         lock.__enter__()
@@ -74,17 +76,11 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
             if not rows:
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
-            rows = _newest_edits(rows, superseded)
-            for row in rows:
-                delay = _due_in(row)
+            for row in _newest_edits(rows, superseded):
+                delay = _attempt(adapter, row, settings, sent)
                 if delay <= 0:
-                    real_chat = _resolve_chat(adapter, row)
-                    delay = sessions.take(buckets(settings, platform, real_chat or chat, row.is_group))
-                    if delay <= 0:
-                        handled += 1
-                        if _send_row(adapter, row, real_chat, sent):
-                            continue
-                        break  # not sent (429 or network error): reload, the row is still first in this chat
+                    handled += 1
+                    continue
                 if in_process:
                     time.sleep(delay)
                     break  # reload: the row is still first
@@ -99,7 +95,73 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         lock.__exit__(None, None, None)
 
 
-def _due_in(row: OutboxRow) -> float:
+def deliver_shard(platform: str, shard: int) -> int:
+    """Send what is due for every chat of one shard: with a broker, the only sender of those chats. One task
+    drains many chats (one query per batch of rows, one update for the sent ones) instead of a task per chat per
+    move. A chat that must wait (rate, retry) is left out until then; the others go on. Returns rows handled."""
+    settings = get_settings()
+    sessions = get_sessions()
+    sessions.unmark(delivery_mark(platform, shard))
+    try:
+        lock = sessions.lock(f"deliver:{platform}:shard:{shard}", timeout=120, wait=0)
+        lock.__enter__()
+    except TimeoutError:  # another sender has the shard: look again shortly (it may have read before our rows)
+        enqueue("deliver", countdown=0.2, platform=platform, shard=shard)
+        return 0
+    handled = 0
+    sent: list[int] = []
+    superseded: list[int] = []
+    waits: dict[str, float] = {}  # chat → seconds until it may send again
+    started = time.monotonic()
+    try:
+        try:
+            adapter = get_adapter(platform)
+        except LookupError:
+            log.warning("outbox.no_adapter", platform=platform)
+            return 0
+        while True:
+            _mark(sent, "sent")
+            _mark(superseded, "superseded")
+            with get_engine().connect() as conn:
+                rows = outbox.pending_for_shard(conn, platform, shard, list(waits), SHARD_BATCH)
+            by_chat: dict[str, list[Any]] = {}
+            for row in rows:
+                by_chat.setdefault(row.chat, []).append(row)
+            for chat, chat_rows in by_chat.items():
+                for row in _newest_edits(chat_rows, superseded):
+                    delay = _attempt(adapter, row, settings, sent)
+                    if delay > 0:
+                        waits[chat] = delay
+                        break
+                    handled += 1
+            if len(rows) < SHARD_BATCH:  # all seen; rows committed later come with their own request
+                break
+            if time.monotonic() - started > SHARD_BUDGET:  # a long backlog: let other tasks have the worker
+                enqueue("deliver", platform=platform, shard=shard)
+                break
+    finally:
+        _mark(sent, "sent")
+        _mark(superseded, "superseded")
+        lock.__exit__(None, None, None)
+    if waits:
+        enqueue("deliver", countdown=min(waits.values()), platform=platform, shard=shard)
+    return handled
+
+
+def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, sent: list[int]) -> float:
+    """Try to send one row: 0 when it is done (sent, or failed for good), else the seconds to wait before the
+    chat may try again (its `not_before`, a rate bucket, a 429 or a network error)."""
+    delay = _due_in(row)
+    if delay > 0:
+        return delay
+    real_chat = _resolve_chat(adapter, row)
+    delay = get_sessions().take(buckets(settings, row.platform, real_chat or row.chat, row.is_group))
+    if delay > 0:
+        return delay
+    return 0.0 if _send_row(adapter, row, real_chat, sent) else RETRY_SOON
+
+
+def _due_in(row: Any) -> float:
     if row.not_before is None:
         return 0.0
     return max(0.0, (row.not_before - utcnow()).total_seconds())

@@ -87,15 +87,19 @@ def shown(kwargs: dict[str, Any]) -> str:
 
 
 def request_delivery(platform: str, chat: str) -> None:
-    """Ask for the chat's outbox to be sent, coalescing requests: while one deliver task for the chat waits in the
-    queue, more are not added (it clears the mark when it starts, then reads every row committed before)."""
+    """Ask for the chat's outbox to be sent. With a broker the chat's shard is asked (`service.store.outbox.shard_of`),
+    and requests coalesce: while one deliver task for the shard waits in the queue, more are not added (it clears
+    the mark when it starts, then reads every row committed before)."""
     if get_settings().celery_broker_url:
         from service.sessions import get_sessions
+        from service.store.outbox import shard_of
 
-        if not get_sessions().mark(delivery_mark(platform, chat), ttl=COALESCE_TTL):
-            return
+        shard = shard_of(chat)
+        if get_sessions().mark(delivery_mark(platform, shard), ttl=COALESCE_TTL):
+            enqueue("deliver", platform=platform, shard=shard)
+        return
     enqueue("deliver", platform=platform, chat=chat)
 
 
-def delivery_mark(platform: str, chat: str) -> str:
-    return f"deliver-queued:{platform}:{chat}"
+def delivery_mark(platform: str, shard: int) -> str:
+    return f"deliver-queued:{platform}:{shard}"

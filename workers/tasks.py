@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from service.settings import get_settings
+from service.store.outbox import shard_of
 from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
 from workers.queue import enqueue
@@ -31,8 +33,12 @@ def _play_bot(game_id: int, seat: int, seq: int, by: str = "bot", enqueued_at: f
     return status
 
 
-def _deliver(platform: str, chat: str) -> int:
-    return delivery.deliver_chat(platform, chat)
+def _deliver(platform: str, chat: str | None = None, shard: int | None = None) -> int:
+    """A chat's delivery (in-process), or a shard's (with a broker: every request for a chat becomes its shard's,
+    so that a chat never has two senders at once)."""
+    if shard is None and not get_settings().celery_broker_url:
+        return delivery.deliver_chat(platform, chat or "")
+    return delivery.deliver_shard(platform, shard if shard is not None else shard_of(chat or ""))
 
 
 def _scan() -> dict[str, int]:

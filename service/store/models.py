@@ -14,6 +14,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    SmallInteger,
     String,
     Text,
     UniqueConstraint,
@@ -143,10 +144,14 @@ class OutboxRow(Base):
     (board:<game>, panel:<game>:<seat>, lobby:<game>); op "upsert" edits it when already sent, else sends it."""
 
     __tablename__ = "outbox"
-    __table_args__ = (Index("ix_outbox_chat_pending", "platform", "chat", "status", "id"),)
+    __table_args__ = (
+        Index("ix_outbox_chat_pending", "platform", "chat", "status", "id"),
+        Index("ix_outbox_shard_pending", "platform", "shard", "status", "id"),
+    )
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     platform: Mapped[str] = mapped_column(String(16))
     chat: Mapped[str] = mapped_column(String(255))
+    shard: Mapped[int] = mapped_column(SmallInteger, default=0)  # `outbox.shard_of(chat)`: one sender per shard
     is_group: Mapped[bool] = mapped_column(Boolean, default=False)
     op: Mapped[str] = mapped_column(String(16))  # send | upsert | restrict | unrestrict | delete
     ref: Mapped[str | None] = mapped_column(String(64))

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zlib
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, or_, select
 from sqlalchemy.orm import Session
 
+from service.settings import get_settings
 from service.store.models import OutboxRow, SentMessage, utcnow
+
+
+def shard_of(chat: str) -> int:
+    """The delivery shard of a chat: one sender at a time per (platform, shard) keeps each chat's order, and one
+    task drains many chats. `DELIVERY_SHARDS` must be the same in every process and change only while the outbox
+    is empty."""
+    return zlib.crc32(chat.encode()) % get_settings().delivery_shards
 
 
 def digest(payload: dict[str, Any], photo: bytes | None = None) -> str:
@@ -31,7 +40,16 @@ def enqueue(
     is_group: bool = False,
     photo: bytes | None = None,
 ) -> OutboxRow:
-    row = OutboxRow(platform=platform, chat=chat, op=op, payload=payload or {}, ref=ref, is_group=is_group, photo=photo)
+    row = OutboxRow(
+        platform=platform,
+        chat=chat,
+        shard=shard_of(chat),
+        op=op,
+        payload=payload or {},
+        ref=ref,
+        is_group=is_group,
+        photo=photo,
+    )
     s.add(row)
     return row
 
@@ -102,6 +120,17 @@ def pending_for_chat(s: Session | Connection, platform: str, chat: str, limit: i
             .limit(limit)
         )
     )
+
+
+def pending_for_shard(
+    conn: Connection, platform: str, shard: int, skip: list[str], limit: int = 100
+) -> list[Row[Any]]:
+    """The shard's pending rows in id order, leaving out the chats in `skip` (those waiting for a rate)."""
+    table = OutboxRow.__table__
+    query = select(table).where(table.c.platform == platform, table.c.shard == shard, table.c.status == "pending")
+    if skip:
+        query = query.where(table.c.chat.not_in(skip))
+    return list(conn.execute(query.order_by(table.c.id).limit(limit)))
 
 
 def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | None:

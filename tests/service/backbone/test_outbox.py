@@ -165,3 +165,44 @@ def test_a_process_without_the_platform_adapter_leaves_rows_waiting(rates):
     assert deliver_chat("nowhere", "c1", True) == 0
     with session_scope() as s:
         assert s.query(OutboxRow).filter_by(platform="nowhere").one().status == "pending"
+
+
+def test_a_shard_sender_drains_many_chats_in_order_while_some_wait_for_their_rate(rates, monkeypatch):
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    groups, directs = ["sg1", "sg2", "sg3"], ["sd1", "sd2", "sd3", "sd4"]
+    for n in range(4):  # interleaved in the outbox, as moves of different games would be
+        for chat in groups + directs:
+            with session_scope() as s:
+                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"}, is_group=chat in groups)
+    deliver_shard("rec", 0)  # in-process, a chat's wait comes back as a task of the same shard
+    calls = rates.calls
+    for chat in groups + directs:
+        assert [c.text for c in calls if c.chat == chat] == [f"{chat} #{n}" for n in range(4)]
+        times = [c.at for c in calls if c.chat == chat]
+        assert max_in_window(times, 3 * (GROUP if chat in groups else CHAT)) <= 3 + 1, chat
+    # a chat waiting for its rate does not hold the others up: every chat's first message precedes any second one
+    order = [c.text for c in calls]
+    assert max(order.index(f"{chat} #0") for chat in groups + directs) < min(
+        order.index(f"{chat} #1") for chat in groups + directs
+    )
+    with session_scope() as s:
+        assert s.query(OutboxRow).filter_by(status="pending").count() == 0
+
+
+def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(backbone_pg, monkeypatch):
+    from workers import queue as work_queue
+
+    monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
+    monkeypatch.setenv("DELIVERY_SHARDS", "2")
+    get_settings.cache_clear()
+    asked: list[dict] = []
+    monkeypatch.setattr(work_queue, "enqueue", lambda task, **kw: asked.append({"task": task, **kw}))
+    chats = [f"c{i}" for i in range(10)]
+    for chat in chats:
+        work_queue.request_delivery("rec", chat)
+    shards = {outbox.shard_of(chat) for chat in chats}
+    assert shards == {0, 1}
+    assert sorted(a["shard"] for a in asked) == [0, 1] and {a["task"] for a in asked} == {"deliver"}
