@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.board import catalogue as cat
-from engine.board import ops, quests
+from engine.board import known, ops, quests
 from engine.board.frames import Events, Frame, auto, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open
@@ -88,7 +88,7 @@ class _Window:
         for who, k in sorted(offers, key=lambda m: order.index(m[0])):
             take = min(k, need)
             for _ in range(take):
-                ops.discard_card(s, who, "merlin")
+                ops.discard_card(s, who, "merlin", known.EVERYONE)
             paid.append([who, take])
             need -= take
             if not need:
@@ -270,7 +270,7 @@ class _Discard:
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        ops.discard_card(s, seat, action.args[0])
+        ops.discard_card(s, seat, action.args[0], ())  # a discard of choice shows only that a card went
         ev.append(public("white_discarded", seat=seat, count=1))
         frame["need"][seat] -= 1
         if not frame["need"][seat] or not s.hands[seat]:

@@ -21,9 +21,10 @@ him (he is answered for by default, as the dead are).
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
-from engine.board import blacks, ops, quests, turns, whites  # noqa: F401  (registers the frame kinds)
+from engine.board import blacks, known, ops, quests, turns, whites  # noqa: F401  (registers the frame kinds)
 from engine.board import catalogue as cat
 from engine.board.frames import DECISIONS
 from engine.board.setup import setup
@@ -139,7 +140,8 @@ class BoardGame(Game):
         the cards it has seen, others' face-down black cards (within their kind), a Black Knight or Lancelot card
         another knight just drew, cards in the current player's look, loyalty it does not know, and the future of
         the random generator. Kept as they are: discard piles, cards already committed to a pending choice, and
-        (not tracked) what the seat learnt of other hands through exchanges, Messenger or shared face-up cards."""
+        the cards the seat knows to be in other hands (`known`: exchanges, Messenger, face-up splits); what the
+        other seats knew is cut down to their re-dealt world."""
         s = state.copy()
         _resample_white(s, seat, rng)
         _resample_black(s, seat, rng)
@@ -168,6 +170,7 @@ class BoardGame(Game):
         s.hands.append([])
         s.relics.append([])
         s.peeks.append([])
+        known.add_seat(s)
         s.loyalty.append(s.loyalty_unused.pop(s.rng.randrange(len(s.loyalty_unused))))
         s.order.insert(s.order.index(anchor) + 1, seat)
         ev.append(public("joined", seat=seat, knight=s.knight[seat]))
@@ -192,19 +195,19 @@ def _committed(s: BoardState) -> list[list[str]]:
 
 def _resample_white(s: BoardState, seat: int | None, rng: random.Random) -> None:
     others = [i for i in range(s.n) if i != seat]
-    kept = _committed(s)
-    free = []
+    committed = _committed(s)
+    kept, free = [], []
     for i in others:
-        hand = list(s.hands[i])
-        for card in kept[i]:
-            hand.remove(card)
-        free.append(hand)
+        keep = Counter(committed[i]) | known.to_keep(s, seat, i)
+        kept.append(list(keep.elements()))
+        free.append(list((Counter(s.hands[i]) - keep).elements()))
     pool = [c for hand in free for c in hand] + s.white_deck
     rng.shuffle(pool)
-    for i, hand in zip(others, free, strict=True):
+    for i, keep, hand in zip(others, kept, free, strict=True):
         k = len(hand)
-        s.hands[i], pool = kept[i] + pool[:k], pool[k:]
+        s.hands[i], pool = keep + pool[:k], pool[k:]
     s.white_deck = pool
+    known.clip(s)
 
 
 def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None:

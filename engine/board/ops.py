@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from engine.board import catalogue as cat
+from engine.board import known
 from engine.board.state import BoardState
 from engine.core.events import Event, private, public
 
@@ -24,8 +26,8 @@ def rebuild_decks(s: BoardState) -> None:
             deck.extend(pile)
             pile.clear()
             s.rng.shuffle(deck)
-    for known in s.peeks:
-        known.clear()
+    for peek in s.peeks:
+        peek.clear()
 
 
 def draw_white(s: BoardState, k: int) -> list[str]:
@@ -47,9 +49,9 @@ def draw_black(s: BoardState) -> str | None:
         if not s.black_deck:
             return None
     card = s.black_deck.pop()
-    for known in s.peeks:
-        if known:
-            known.pop(0)
+    for peek in s.peeks:
+        if peek:
+            peek.pop(0)
     if not s.black_deck:
         rebuild_decks(s)
     return card
@@ -67,8 +69,14 @@ def deal_white(s: BoardState, seat: int, k: int, ev: Events, why: str) -> None:
     give_white(s, seat, draw_white(s, k), ev, why)
 
 
-def discard_card(s: BoardState, seat: int, card: str) -> None:
+def take_card(s: BoardState, seat: int, card: str, seen_by: Collection[int] | None) -> None:
+    """A white card leaves `seat`'s hand, seen by `seen_by` (`known.EVERYONE`: played face up) or not."""
     s.hands[seat].remove(card)
+    known.lost(s, seat, card, seen_by)
+
+
+def discard_card(s: BoardState, seat: int, card: str, seen_by: Collection[int] | None) -> None:
+    take_card(s, seat, card, seen_by)
     s.white_discard.append(card)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import ops
+from engine.board import known, ops
 from engine.board.frames import Events, Frame, auto, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open, war_needed
@@ -77,7 +77,7 @@ def do_quest_action(s: BoardState, seat: int, action: Action, ev: Events) -> Non
         ops.push(s, {"kind": "siege", "cards": []})
     elif action.kind == "fight":
         card = cat.FIGHT[action.args[0]]
-        s.hands[seat].remove(card)
+        ops.take_card(s, seat, card, known.EVERYONE)
         ev.append(public("white_played", seat=seat, quest=where, card=card))
         if where in cat.WARS:
             s.war_white[where].append(card)
@@ -89,11 +89,11 @@ def do_quest_action(s: BoardState, seat: int, action: Action, ev: Events) -> Non
             if len(white) == sum(cat.FIGHT_PATTERN[where]):
                 start_fight_end(s, where, seat)
     elif action.kind == "excal":
-        ops.discard_card(s, seat, action.args[0])
+        ops.discard_card(s, seat, action.args[0], ())  # which card pushed Excalibur is not shown
         ev.append(public("excalibur_push", seat=seat))
         move_excalibur(s, 1, seat, ev)
     elif action.kind == "grail":
-        s.hands[seat].remove("grail")
+        ops.take_card(s, seat, "grail", known.EVERYONE)
         ev.append(public("white_played", seat=seat, quest="grail", card="grail"))
         play_grail_card(s, seat, ev)
 
@@ -198,7 +198,7 @@ class _Kay:
         s.frames.pop()
         if action.kind == "kay":
             card = cat.FIGHT[action.args[0]]
-            ops.discard_card(s, seat, card)
+            ops.discard_card(s, seat, card, known.EVERYONE)
             s.frames[-1]["bonus"] += action.args[0]
             ev.append(public("kay_card", seat=seat, card=card))
 
@@ -393,6 +393,7 @@ def _deal_split(s: BoardState, frame: Frame, assign: list[int], ev: Events) -> N
             s.white_discard.extend(got)
         elif got:
             s.hands[seat].extend(got)
+            known.gained(s, seat, got, known.EVERYONE)
             ev.append(public("white_taken", seat=seat, cards=got, why=frame["why"]))
 
 
@@ -415,7 +416,7 @@ class _Siege:
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         if action.kind == "add":
             card = cat.FIGHT[action.args[0]]
-            s.hands[seat].remove(card)
+            ops.take_card(s, seat, card, known.EVERYONE)
             frame["cards"].append(card)
             ev.append(public("white_played", seat=seat, quest="siege", card=card))
             return

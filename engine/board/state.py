@@ -20,7 +20,7 @@ _FIELDS = (
     "bk_white", "bk_black", "lance_stage", "lance_white", "lance_black",
     "excal_pos", "excal_done", "grail_white", "grail_black", "grail_done",
     "war_white", "war_black", "mordred", "heroism", "dark_forest", "vivien", "mists",
-    "swords_white", "swords_black", "engines", "frames", "turn", "result", "dice", "turns",
+    "swords_white", "swords_black", "engines", "frames", "turn", "result", "dice", "turns", "known",
 )
 
 
@@ -34,6 +34,13 @@ class BoardState:
         version, internal, gauss = self.rng.getstate()
         data["rng"] = [version, list(internal), gauss]
         return data
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickle (the service caches states); one cached before `known` existed gets it empty."""
+        for field, value in state[1].items():
+            setattr(self, field, value)
+        if "known" not in state[1]:
+            self.known = [[[] for _ in range(self.n)] for _ in range(self.n)]
 
     def copy(self) -> BoardState:
         state = BoardState()
@@ -66,6 +73,7 @@ def new_state(config: dict[str, Any], rng: random.Random) -> BoardState:
     s.relics = [[] for _ in range(n)]  # "excalibur", "grail", "armor"
     s.doomed = []  # seats that reached 0 life and await death (or the Grail)
     s.peeks = [[] for _ in range(n)]  # black cards a seat knows on top of the deck, top first
+    s.known = [[[] for _ in range(n)] for _ in range(n)]  # [seat][holder]: white cards seen go there (`known`)
     s.order = list(range(n))
     s.current = 0
     s.white_deck, s.white_discard, s.black_deck, s.black_discard = [], [], [], []

@@ -3,7 +3,7 @@ that runs automatic steps until somebody has to decide."""
 
 from __future__ import annotations
 
-from engine.board import blacks, ops, quests, whites
+from engine.board import blacks, known, ops, quests, whites
 from engine.board import catalogue as cat
 from engine.board.frames import AUTO, DECISIONS, Events, Frame, auto, decision
 from engine.board.state import BoardState
@@ -281,7 +281,7 @@ class _TraitorSteal:
         target = action.args[0]
         hand = s.hands[target]
         card = hand[s.rng.randrange(len(hand))]
-        ops.discard_card(s, target, card)
+        ops.discard_card(s, target, card, ())  # only its holder sees which card he lost
         ev.append(public("stolen", seat=seat, target=target))
         ev.append(private("stolen_card", target, target=target, card=card))
 
@@ -331,7 +331,7 @@ class _Gesture:
         for i in ops.living(s):
             card = frame["chosen"][i]
             if card is not None and card in s.hands[i]:
-                s.hands[i].remove(card)
+                ops.take_card(s, i, card, ())  # the cards are shown together, not who gave which
                 cards.append(card)
         quests.start_split(s, cards, ops.living(s), s.current, "gesture", ev)
 
@@ -387,6 +387,7 @@ def kill(s: BoardState, seat: int, ev: Events) -> None:
         ops.remove_relic(s, seat, relic, ev, "death")
     s.white_discard.extend(s.hands[seat])
     s.hands[seat] = []
+    known.cleared(s, seat)
     s.peeks[seat] = []
     ev.append(public("died", seat=seat))
 

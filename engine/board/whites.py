@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import ops, quests
+from engine.board import known, ops, quests
 from engine.board.frames import Events, Frame, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open
@@ -78,7 +78,7 @@ def standing_actions(s: BoardState, seat: int) -> list[Action]:
 
 def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
     card, arg = action.args[0], (action.args[1] if len(action.args) > 1 else None)
-    s.hands[seat].remove(card)
+    ops.take_card(s, seat, card, known.EVERYONE)
     ev.append(public("special_played", seat=seat, card=card, arg=arg))
     if card != "heroism":
         s.white_discard.append(card)
@@ -146,7 +146,7 @@ def _merlin(s: BoardState, target: str, ev: Events) -> None:
 
 def heal(s: BoardState, seat: int, card: str, ev: Events) -> None:
     for _ in range(3):
-        ops.discard_card(s, seat, card)
+        ops.discard_card(s, seat, card, known.EVERYONE)
     ev.append(public("healed", seat=seat, card=card))
     ops.change_life(s, seat, 1, ev, "heal")
 
@@ -169,6 +169,7 @@ def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
     quests.leave_location(s, seat, None)
     s.white_discard.extend(s.hands[seat])
     s.hands[seat] = []
+    known.cleared(s, seat)
     for relic in ("excalibur", "grail"):
         ops.remove_relic(s, seat, relic, ev, "traitor")
     s.revealed[seat] = True
@@ -233,8 +234,9 @@ class _Messenger:
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         if action.kind == "give":
             card, target = action.args[0], frame["target"]
-            s.hands[seat].remove(card)
+            ops.take_card(s, seat, card, (target,))
             s.hands[target].append(card)
+            known.gained(s, target, [card], (seat,))
             frame["given"] += 1
             ev.append(public("white_given", seat=seat, to=target, count=1))
             ev.append(private("white_received", [seat, target], seat=seat, to=target, card=card))
@@ -322,10 +324,12 @@ class _ArthurGive:
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         s.frames.pop()
         arthur, mine, theirs = s.current, frame["card"], action.args[0]
-        s.hands[arthur].remove(mine)
-        s.hands[seat].remove(theirs)
+        ops.take_card(s, arthur, mine, (seat,))
+        ops.take_card(s, seat, theirs, (arthur,))
         s.hands[arthur].append(theirs)
         s.hands[seat].append(mine)
+        known.gained(s, arthur, [theirs], (seat,))
+        known.gained(s, seat, [mine], (arthur,))
         ev.append(public("exchanged", seat=arthur, with_=seat))
         ev.append(private("exchange_cards", [arthur, seat], gave=mine, got=theirs, seat=arthur, other=seat))
 

@@ -84,6 +84,8 @@ def check_invariants(s: BoardState) -> None:
     for i in range(s.n):
         if not s.alive[i] or s.revealed[i]:
             assert not s.hands[i]
+        for holder in range(s.n):  # what a seat knows of a hand is really there
+            assert not Counter(s.known[i][holder]) - Counter(s.hands[holder]), f"seat {i} on seat {holder}"
     if s.result is None:
         assert GAME.pending(s), "game not over but nobody is asked"
         for p in GAME.pending(s):

@@ -146,7 +146,7 @@ def _sample_states(games: int, every: int):
 
 def test_views_are_json_and_invariant_under_resampling_hidden_information() -> None:
     rng = random.Random(7)
-    checked = 0
+    checked = knowing = 0
     for seed, state in _sample_states(games=120, every=9):
         public = GAME.view(state, None)
         assert json_round_trip(public) == public
@@ -156,12 +156,16 @@ def test_views_are_json_and_invariant_under_resampling_hidden_information() -> N
             assert json_round_trip(mine) == mine
             other = GAME.resample_hidden(state, seat, rng)
             check_invariants(other)
+            for holder in range(state.n):  # what the seat learnt of other hands stays in them
+                assert not Counter(state.known[seat][holder]) - Counter(other.hands[holder]), f"seed {seed}"
+            knowing += any(mine["you"]["known_hands"])
             assert GAME.view(other, seat) == mine, f"seed {seed}: seat {seat}'s view depends on hidden information"
             assert GAME.view(other, None) == public
         everyone_else = GAME.resample_hidden(state, None, rng)
+        check_invariants(everyone_else)
         assert GAME.view(everyone_else, None) == public
         checked += 1
-    assert checked > 500
+    assert checked > 500 and knowing > 2000, (checked, knowing)
 
 
 def test_resampling_really_changes_what_is_hidden() -> None:
@@ -273,3 +277,11 @@ def test_states_survive_pickling_as_the_service_caches_them() -> None:
     GAME.apply(loaded, seat, action)
     GAME.apply(state, seat, action)
     assert GAME.digest(loaded) == GAME.digest(state)
+
+
+def test_a_state_cached_before_known_hands_existed_still_loads() -> None:
+    state = GAME.new_game({"players": 4}, 5)
+    del state.known  # as pickled by the service before the field existed
+    loaded = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    assert loaded.known == [[[] for _ in range(4)] for _ in range(4)]
+    check_invariants(loaded)
