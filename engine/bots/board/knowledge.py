@@ -101,6 +101,26 @@ _PUBLIC_FIELDS = {
 }
 
 
+# --- the Traitor ---------------------------------------------------------------------------------------
+
+
+def traitor_odds(s: Seen, target: int) -> float:
+    """The chance that `target` is the Traitor, from public facts only and as if this seat were loyal (so that a
+    Traitor's timeout, played loyal, accuses like anybody): 7 loyal cards and 1 Traitor card, of which the seats
+    not yet shown loyal hold some and the rest lie unused; once a Traitor is revealed there is none left. A knight
+    who accused while nobody was revealed accused a loyal knight, which a Traitor is far likelier to do."""
+    seats = s.view["seats"]
+    if any(x["revealed"] for x in seats) or seats[target]["loyalty"] is not None:
+        return 0.0
+    unknown = [x for x in seats if x["seat"] != s.seat and x["loyalty"] is None]
+    unused = max(0, sum(cat.LOYALTY_COUNTS.values()) - len(seats))
+
+    def weight(x: dict[str, Any]) -> float:
+        return W.FALSE_ACCUSER if x["has_accused"] else 1.0
+
+    return weight(seats[target]) / (sum(weight(x) for x in unknown) + unused)
+
+
 # --- costs -------------------------------------------------------------------------------------------
 
 

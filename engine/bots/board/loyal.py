@@ -5,7 +5,8 @@ the quest where one stands when one's cards help, else go where the hand helps m
 solo fights only with a hand that can finish them); refill at the Round Table; fight the siege and spend Merlins
 on engines as Camelot nears the twelfth; heal with triples; offer Merlins against the worst special black cards.
 Measured against bot-only games, Excalibur and the wars pay best; the Grail is pursued only when cheap (see
-`weights.SWING`), and accusations are never made (no evidence a bot can see is worth the sword a mistake flips).
+`weights.SWING`). An accusation is made only where the public evidence makes its target likely enough to be the
+Traitor (`knowledge.traitor_odds`) to be worth the sword a mistake flips.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from engine.bots.board.knowledge import (
     fight_plan,
     life_cost,
     loss_cost,
+    traitor_odds,
 )
 from engine.core.actions import Action
 
@@ -272,13 +274,19 @@ def heroic_score(s: Seen, a: Action) -> float:
     if kind == "heal":
         return heal_value(s, args[0])
     if kind == "accuse":
-        return -3.0  # a bot sees no evidence worth the white sword a wrong accusation flips (measured: it loses)
+        return accuse_value(s, args[0])
     if kind == "arthur":
         return -1.0
     if kind == "sacrifice":
         second = max((heroic_score(s, b) for b in s.second if b.kind not in ("arthur", "sacrifice")), default=-9.0)
         return second - life_cost(s.life) - 0.15
     return 0.0  # end
+
+
+def accuse_value(s: Seen, target: int) -> float:
+    p = traitor_odds(s, target)
+    wrong = W.ACCUSE_WRONG if s.white else W.ACCUSE_SPENT
+    return p * W.ACCUSE_RIGHT - (1 - p) * wrong
 
 
 def _no_opinion(s: Seen, a: Action) -> float:
