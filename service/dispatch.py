@@ -67,7 +67,7 @@ def precheck(cmd: Inbound) -> str | None:
         return "not_seated"
     since = meta.get("prompts", {}).get(str(seat))
     if since is None or not (since <= seq <= meta.get("seq", seq)):
-        return "expired"
+        return None if seat in meta.get("standing", ()) else "expired"  # a standing action: the worker decides
     return None
 
 

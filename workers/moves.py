@@ -99,7 +99,8 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     engine_game = get_game(game.kind)
     seq = int(cmd["prompt_seq"])
     prompted = any(p.seat == mine.seat for p in engine_game.pending(state))
-    if not (prompted and mine.prompt_seq is not None and mine.prompt_seq <= seq <= game.seq):
+    current = prompted and mine.prompt_seq is not None and mine.prompt_seq <= seq <= game.seq
+    if not current and not (seq <= game.seq and _standing(engine_game, state, mine.seat, str(cmd["code"]))):
         if seq == game.seq and not prompted:  # a current button, but someone else's decision
             return _notice(s, cmd, lang, "notice.not_your_turn", "not_your_turn")
         return _notice(s, cmd, lang, "notice.expired", "expired")
@@ -110,6 +111,15 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
     published = _record(s, game, table, state, events, mine.seat, str(cmd["code"]), "user")
     return Outcome("applied", published.chats, game=game, state=state, published=published)
+
+
+def _standing(engine_game: Any, state: Any, seat: int, code: str) -> bool:
+    """Whether `code` is one of the seat's standing actions now (taken whatever is pending, from any of its panels:
+    it means the same whenever it is tapped)."""
+    try:
+        return engine_game.decode(code) in engine_game.standing_actions(state, seat)
+    except IllegalAction:
+        return False
 
 
 def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:

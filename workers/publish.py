@@ -144,6 +144,8 @@ def publish(
         "seq": game.seq,
         "seats": {user.platform_id: seat for seat, user in users.items()},
         "prompts": {str(seat): seq for seat, (seq, _) in prompts.items()},
+        # seats with a standing action (the gateways' precheck lets their taps through); kept out of every message
+        "standing": [seat for seat in users if not over and engine_game.standing_actions(state, seat)],
     }
     return out
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from engine import get_game
 from engine.core.events import Event
+from service.callback import pack
+from service.chat.base import Button
 from service.render import Panel, Presentation, menus
 from service.render.i18n import normalize, t
 
@@ -69,6 +71,11 @@ def panel(
             lang=lang,
             level=level,
         )
+    standing = [a for a in game.standing_actions(state, seat) if not (prompts and a in game.legal_actions(state, seat))]
+    if standing:  # e.g. the Traitor's unmasking with Fate: offered at every moment, not only when asked
+        labels = [menus.short(text_mod.label(a, view, seat, lang, names)) for a in standing]
+        row = [Button(label, pack(game_id, seq, game.encode(a))) for label, a in zip(labels, standing, strict=True)]
+        keyboard = [*(keyboard or []), row]
     return Panel("\n\n".join(p for p in parts if p), keyboard)
 
 

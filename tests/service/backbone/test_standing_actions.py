@@ -1,0 +1,64 @@
+"""Standing actions through the whole path: the board game's Traitor may unmask himself with Fate at any moment,
+so his panel offers it during other players' turns and the worker takes it although he is not asked; nobody
+else can, and the offer shows only in his own direct chat."""
+
+from __future__ import annotations
+
+import itertools
+
+from service import lobby
+from service.callback import pack, unpack
+from service.chat.base import Inbound
+from service.dispatch import precheck, submit
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import GameRow
+
+REVEAL = "play:fate.reveal"
+_ids = itertools.count(1)
+STACK = {
+    "skip_gesture": True,
+    "knights": ["gawain", "palamedes", "percival"],
+    "first": 0,
+    "loyalty": ["loyal", "traitor", "loyal"],
+    "hands": [["fight_1", "fight_2", "fight_3"], ["fate", "fight_2"], ["fight_3", "fight_4"]],
+}
+
+
+def tap(user: str, data: str) -> Inbound:
+    return Inbound("rec", f"dm-{user}", user, f"s{next(_ids)}", "tap", text=data)
+
+
+def codes_offered(rec, user: str) -> list[str]:
+    """The choices on the user's panel as last shown (the panel is edited in place; an edit may drop every button)."""
+    for call in reversed(rec.calls):
+        if call.chat == f"dm-{user}" and (call.buttons or call.method == "edit_text"):
+            return [c.code for row in call.buttons or [] for b in row if (c := unpack(b.data)) is not None]
+    return []
+
+
+def test_the_traitor_unmasks_with_fate_during_another_knights_turn(backbone_local, recording):
+    game_id = lobby.create_and_start("rec", "group", "board", {"stack": STACK}, ["ann", "bob", "cat"], 0, seed=3)
+    with session_scope() as s:
+        seq = s.get(GameRow, game_id).seq
+        log_before = game_rows.action_log(s, game_id)
+    assert REVEAL in codes_offered(recording, "bob")  # ann's turn, and bob is offered the unmasking
+    assert REVEAL not in codes_offered(recording, "cat") and REVEAL not in codes_offered(recording, "ann")
+    group_text = " ".join(c.text or "" for c in recording.calls if c.chat == "group")
+    assert "reveal" not in group_text.lower()
+
+    forged = tap("cat", pack(game_id, seq, REVEAL))  # a loyal knight forging the same button
+    assert precheck(forged) == "expired"
+    submit(forged)
+    with session_scope() as s:
+        assert game_rows.action_log(s, game_id) == log_before
+
+    mine = tap("bob", pack(game_id, seq, REVEAL))
+    assert precheck(mine) is None  # a standing action: the gateway lets it through to the worker
+    submit(mine)
+    with session_scope() as s:
+        assert game_rows.action_log(s, game_id) == [*log_before, (1, REVEAL)]
+    assert REVEAL not in codes_offered(recording, "bob")  # used: no longer offered
+    # each other knight must now discard two cards: both are asked in their direct chats
+    assert any(code.startswith("discard") for code in codes_offered(recording, "ann"))
+    assert any(code.startswith("discard") for code in codes_offered(recording, "cat"))
