@@ -306,3 +306,36 @@ def test_fate_unmasking_withdraws_his_morgan_volunteering_and_ends_his_own_pendi
     play(state, 1, "discard:fight_3")
     assert state.hands == [[F4], [], []] and asked(state) == [(0, "heroic")]
     check_invariants(state)
+
+
+def test_fate_unmasking_in_an_excalibur_window_takes_excalibur_out_of_the_game() -> None:
+    board = {"relics": [[], [], ["excalibur"]]}
+    state = table(3, loyalty=TRAITOR_AT_2, hands=[[F1], [F2], ["fate"]], black=["despair"], board=board)
+    play(state, 0, "evil:black")
+    assert codes(state, 2) == ["pass", "excalibur"]
+    _unmask(state, 2)
+    assert state.relics[2] == [] and asked(state) == [(0, "discard"), (1, "discard")]
+    play(state, 0, "discard:fight_1")
+    play(state, 1, "discard:fight_2")
+    assert asked(state) == [(0, "window"), (1, "window")] and codes(state, 1) == ["pass"]
+    play(state, 0, "pass")
+    play(state, 1, "pass")
+    assert state.grail_black == ["despair"] and asked(state) == [(0, "heroic")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_during_the_opening_gesture_leaves_the_others_to_share() -> None:
+    hands = [[F1, F2, F3, F4], ["fate", F5], [F1, F2, F3, F4]]
+    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=hands, skip_gesture=False)
+    play(state, 0, "give:fight_1")
+    _unmask(state, 1)  # before choosing his own card
+    play(state, 0, "discard:fight_2", "discard:fight_3")
+    play(state, 2, "discard:fight_2", "discard:fight_3")
+    assert asked(state) == [(2, "gesture")]
+    play(state, 2, "give:fight_4")
+    assert asked(state) == [(0, "split")] and GAME.view(state, None)["table"] == [F1, F4]
+    play(state, 0, "give:0", "give:2")
+    play(state, 2, "accept")
+    assert sorted(state.hands[0]) == [F1, F4] and sorted(state.hands[2]) == [F1, F4]
+    assert asked(state) == [(0, "evil")]
+    check_invariants(state)
