@@ -251,6 +251,12 @@ def _deliver(chats: set[tuple[str, str]]) -> None:
 
 
 def _notice(s: Session, cmd: dict[str, Any], lang: str | None, msgid: str, status: str, **kw: Any) -> Outcome:
+    """Answer a refused choice where it came from; never in a group. Choices are offered only in direct chats, so
+    one from a group is forged or replayed: the group learns nothing of it (the gateway's tap answer, a toast
+    only the tapper sees, already said no)."""
+    if cmd.get("is_group"):
+        s.flush()
+        return Outcome(status)
     outbox.enqueue(
         s,
         cmd["platform"],

@@ -335,3 +335,20 @@ def test_an_overlong_update_id_is_still_deduplicated(board_game, recording):
     for _ in range(2):
         submit(tap(user, pack(board_game, seq, code), update_id=long_id))
     assert snapshot(board_game)[2] == [(seat, code)]
+
+
+def test_a_game_tap_sent_from_the_group_is_refused_without_a_word_in_the_group(board_game, recording):
+    """Choices are only offered in direct chats: a refused one arriving from the group is forged or replayed. The
+    group must learn nothing (not even that a choice was refused), and the game does not change."""
+    assert drive(board_game, ["alice", "bob", "carol"], random.Random(2), lambda k, s: len(prompts(board_game)) == 1)
+    ((seat, seq),) = prompts(board_game).items()
+    kind, state = state_of(board_game)
+    code = get_game(kind).encode(get_game(kind).legal_actions(state, seat)[0])
+    before = snapshot(board_game)
+    watch = Watch(recording)
+    others = [u for n, u in enumerate(["alice", "bob", "carol"]) if n != seat] + ["mallory"]
+    for user in others:  # not this user's decision, or not seated
+        submit(Inbound("rec", GROUP, user, f"b{next(_ids)}", "tap", text=pack(board_game, seq, code), is_group=True))
+        submit(Inbound("rec", GROUP, user, f"b{next(_ids)}", "tap", text="garbage", is_group=True))
+    assert watch.new() == []
+    assert snapshot(board_game) == before
