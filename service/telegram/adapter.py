@@ -2,19 +2,21 @@
 
 The outbox calls these methods; Telegram's answers become the backbone's three failure kinds: 429 →
 `RateLimited(retry_after)`, network trouble → `TransientError`, a refusal for good (blocked, chat gone, message too
-old) → `PermanentError`. Retrying an edit or delete that already happened is not an error ("message is not
-modified", "message to delete not found"), so a redelivered outbox row is harmless.
+old) → `PermanentError`. A group upgraded to a supergroup (a new chat id) is followed: `ChatMoved`, see
+`migration`. Retrying an edit or delete that already happened is not an error ("message is not modified",
+"message to delete not found"), so a redelivered outbox row is harmless.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import warnings
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from telegram import Bot, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
@@ -26,6 +28,7 @@ from service.sessions import Sessions, get_sessions
 from service.settings import get_settings
 from service.telegram.inbound import join_link, lobby_of
 from service.telegram.mentions import display_names, mention_entities
+from service.telegram.migration import follow, permissions_key
 
 PLATFORM = "telegram"
 # Records that would carry secrets are kept out whatever the process's level: httpx and httpcore name each request's
@@ -56,6 +59,18 @@ NO_RIGHTS_DEFAULT = (
 )
 _ALREADY_DONE = ("message is not modified", "message to delete not found", "chat_not_modified")
 _NO_RIGHTS = ("not enough rights", "chat_admin_required", "have no rights", "need administrator rights")
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class ChatMoved(RateLimited):
+    """The group became a supergroup with id `new_chat`, and its pending rows moved there (`migration.follow`).
+    To the outbox it is "not now, not here": it reloads this chat's rows and finds none left; the new chat's
+    delivery sends them, this one too, and records the new message ids there."""
+
+    def __init__(self, new_chat: str) -> None:
+        super().__init__(0.0)
+        self.new_chat = new_chat
 
 
 def keyboard_markup(buttons: Keyboard | None, bot_username: str) -> InlineKeyboardMarkup | None:
@@ -95,7 +110,9 @@ async def translated_errors() -> AsyncIterator[None]:
         yield
     except RetryAfter as exc:
         raise RateLimited(_retry_after(exc)) from exc
-    except (Forbidden, InvalidToken, ChatMigrated) as exc:
+    except ChatMigrated as exc:
+        raise ChatMoved(str(exc.new_chat_id)) from exc
+    except (Forbidden, InvalidToken) as exc:
         raise PermanentError(str(exc)) from exc
     except BadRequest as exc:  # a subclass of NetworkError: test it first
         raise PermanentError(str(exc)) from exc
@@ -121,6 +138,23 @@ async def idempotent() -> AsyncIterator[None]:
 
 def _no_rights(exc: PermanentError) -> bool:
     return any(marker in str(exc).lower() for marker in _NO_RIGHTS)
+
+
+def following_upgrades(
+    method: Callable[Concatenate[TelegramAdapter, str, P], Awaitable[T]],
+) -> Callable[Concatenate[TelegramAdapter, str, P], Awaitable[T]]:
+    """For a method whose first argument is the chat: when Telegram says the group was upgraded, move the chat to
+    its new id before the outbox hears of it (`ChatMoved`)."""
+
+    @functools.wraps(method)
+    async def call(self: TelegramAdapter, chat: str, *args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await method(self, chat, *args, **kwargs)
+        except ChatMoved as exc:
+            await asyncio.to_thread(follow, chat, exc.new_chat, self.sessions)
+            raise
+
+    return call
 
 
 class TelegramAdapter:
@@ -163,6 +197,7 @@ class TelegramAdapter:
             await bot.shutdown()
 
     # --- messages -------------------------------------------------------------------------------------------
+    @following_upgrades
     async def send_text(
         self, chat: str, text: str, buttons: Keyboard | None = None, mentions: Sequence[str] = ()
     ) -> str:
@@ -176,6 +211,7 @@ class TelegramAdapter:
             )
         return str(msg.message_id)
 
+    @following_upgrades
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
         bot = await self.bot()
         async with idempotent():
@@ -186,6 +222,7 @@ class TelegramAdapter:
                 reply_markup=keyboard_markup(buttons, bot.username),
             )
 
+    @following_upgrades
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
         bot = await self.bot()
         async with translated_errors():
@@ -194,6 +231,7 @@ class TelegramAdapter:
             )
         return str(msg.message_id)
 
+    @following_upgrades
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
@@ -206,12 +244,14 @@ class TelegramAdapter:
                 reply_markup=keyboard_markup(buttons, bot.username),
             )
 
+    @following_upgrades
     async def delete(self, chat: str, message_id: str) -> None:
         bot = await self.bot()
         async with idempotent():
             await bot.delete_message(int(chat), int(message_id))
 
     # --- group administration -------------------------------------------------------------------------------
+    @following_upgrades
     async def pin(self, chat: str, message_id: str) -> bool:
         bot = await self.bot()
         try:
@@ -223,10 +263,11 @@ class TelegramAdapter:
             raise
         return True
 
+    @following_upgrades
     async def set_silence(self, chat: str, on: bool) -> bool:
         """Silence: members lose their sending rights (admins keep theirs); off restores what the group had."""
         bot = await self.bot()
-        key = f"{PLATFORM}:{chat}:permissions"
+        key = permissions_key(chat)
         try:
             async with translated_errors():
                 if on:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlparse
 
 from telegram import Update
-from telegram.ext import Application, CallbackQueryHandler, CommandHandler
+from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
 from service.settings import get_settings
 from service.telegram import handlers
@@ -31,6 +31,7 @@ def build_application(
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler(sorted(COMMANDS - {"start"}), handlers.on_command))
     app.add_handler(CallbackQueryHandler(handlers.on_tap))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     return app
 
 

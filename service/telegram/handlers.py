@@ -19,7 +19,7 @@ from telegram.ext import ContextTypes
 from service.chat.base import Inbound
 from service.render import i18n
 from service.sessions import get_sessions
-from service.telegram import inbound, notices
+from service.telegram import inbound, migration, notices
 from service.telegram.adapter import user_key
 
 log = logging.getLogger(__name__)
@@ -36,11 +36,13 @@ NOTICES = {
 class Backbone:
     """Where commands go: `submit` hands one on; `precheck` is the cheap check of a tap (seated? current
     prompt?) giving a reason to refuse it, or None; `joined_in_group` follows a typed /join (the player may not
-    have opened the direct chat). Tests give their own; `service.dispatch` and the outbox otherwise."""
+    have opened the direct chat); `chat_migrated(old, new)` follows a group that became a supergroup. Tests give
+    their own; `service.dispatch`, the outbox and `migration` otherwise."""
 
     submit: Callable[[Inbound], Awaitable[None]]
     precheck: Callable[[Inbound], Awaitable[str | None]]
     joined_in_group: Callable[[Inbound, str], Awaitable[None]]
+    chat_migrated: Callable[[str, str], Awaitable[None]]
 
 
 def dispatch_backbone() -> Backbone:
@@ -65,7 +67,10 @@ def dispatch_backbone() -> Backbone:
                 bot_username,
             )
 
-    return Backbone(submit, precheck, joined_in_group)
+    async def chat_migrated(old: str, new: str) -> None:
+        await asyncio.to_thread(migration.follow, old, new)
+
+    return Backbone(submit, precheck, joined_in_group, chat_migrated)
 
 
 def backbone(context: ContextTypes.DEFAULT_TYPE) -> Backbone:
@@ -140,3 +145,19 @@ async def on_tap(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if inbound.needs_admin_check(data) and await is_admin(update, context):
         command = inbound.admin_tap(update, data) or command
     await backbone(context).submit(command)
+
+
+async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A group became a supergroup (a new chat id): Telegram says so in both chats; the first one moves the chat,
+    so its games go on there."""
+    message = update.effective_message
+    if message is None:
+        return
+    if message.migrate_to_chat_id:
+        old, new = message.chat_id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id:
+        old, new = message.migrate_from_chat_id, message.chat_id
+    else:
+        return
+    log.info("chat %s became supergroup %s", old, new)
+    await backbone(context).chat_migrated(str(old), str(new))

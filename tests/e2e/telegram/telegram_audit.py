@@ -38,6 +38,7 @@ class Rendered:
     leaks: list[str] = field(default_factory=list)
     moves: int = 0
     silenced: bool = False
+    last_board: str = ""  # the board after the last move
 
     def public_text(self, text: str) -> bool:
         if text in self.boards or text == NO_RIGHTS_DEFAULT:
@@ -102,6 +103,7 @@ def rendered(game_id: int) -> Rendered:
     def add(state: Any, events: list[Any], seq: int) -> None:
         pres = present(state, events, seq)
         out.boards.add(pres.board)
+        out.last_board = pres.board
         out.silenced = out.silenced or bool(pres.silence)
         for line in pres.lines:
             out.lines.update(line.split("\n"))

@@ -5,7 +5,6 @@ everything Telegram received is audited against the engine (see telegram_audit.p
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,10 +13,9 @@ from fake_bot_api.server import DEFAULT_BOT_RIGHTS
 from sqlalchemy import func, select
 from telegram_audit import rendered
 from telegram_players import Table
-from telegram_stack import Stack, scaled_limits
+from telegram_stack import Stack
 
 from service.callback import LobbyTap, pack, unpack
-from service.settings import get_settings
 from service.store import session_scope
 from service.store.models import ActionRow, GameRow, OutboxRow, Seat
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
@@ -27,23 +25,6 @@ pytestmark = pytest.mark.e2e
 
 BOARD_SEED = 7  # any deal works; fixed so a failure can be replayed
 CARDS_SEED = 45  # a deal in which random play meets a Morgan early (15 of 15 random games), so silence is tested
-
-
-@pytest.fixture
-def stack(
-    backbone_pg: Any, redis_url: str, fake_api: FakeBotApi, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Stack]:
-    fake_api.world.limits = scaled_limits()
-    running = Stack(fake_api, redis_url, tmp_path)
-    for key in ("TELEGRAM_TOKEN", "TELEGRAM_BASE_URL", "CELERY_BROKER_URL"):
-        monkeypatch.setenv(key, running.env[key])
-    get_settings.cache_clear()
-    running.start()
-    fake_api.wait(lambda: fake_api.calls["getUpdates"] > 0, 30, "the gateway's first poll")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def game_row(game_id: int) -> tuple[str, int, int]:
@@ -60,11 +41,11 @@ def outbox_drained() -> bool:
 
 
 def open_table(
-    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None
+    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False
 ) -> tuple[Any, int, int]:
-    """/newgame in a new group, everyone joins through the deep link (the lobby message is edited in place as
-    they do), the seed is fixed, the creator starts."""
-    group = api.add_group("Round Table", users, bot_rights=bot_rights)
+    """/newgame in a new group (`basic`: a basic group, which may be upgraded), everyone joins through the deep
+    link (the lobby message is edited in place as they do), the seed is fixed, the creator starts."""
+    group = api.add_group("Round Table", users, bot_rights=bot_rights, basic=basic)
     first = len(api.records())
     api.say(users[0], group.id, f"/newgame {kind} {len(users)}")
     lobby = api.wait(

@@ -3,10 +3,34 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "e2e" / "telegram"))
 
+from fake_bot_api import FakeBotApi, RateLimits  # noqa: E402
 from fake_bot_api.fixtures import fake_api  # noqa: E402
 
-__all__ = ["fake_api"]
+from service.chat import registry  # noqa: E402
+from service.settings import get_settings  # noqa: E402
+from service.telegram.adapter import TelegramAdapter  # noqa: E402
+
+__all__ = ["fake_api", "telegram_backbone"]
+
+
+@pytest.fixture
+def telegram_backbone(
+    backbone_pg: object, toy_game: str, fake_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeBotApi]:
+    """The backbone in this process (PostgreSQL, Redis, the toy game), delivering through a TelegramAdapter to the
+    fake server, rate limits off on both sides."""
+    for var in ("TELEGRAM_CHAT_INTERVAL", "TELEGRAM_GROUP_INTERVAL", "TELEGRAM_GLOBAL_INTERVAL"):
+        monkeypatch.setenv(var, "0")
+    get_settings.cache_clear()
+    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+    adapter = TelegramAdapter(fake_api.token, fake_api.base_url)
+    registry.register("telegram", lambda: adapter)
+    yield fake_api
+    get_settings.cache_clear()

@@ -26,6 +26,7 @@ class RecordingBackbone:
     def __init__(self) -> None:
         self.submitted: list[Inbound] = []
         self.joined_in_group: list[tuple[str, str]] = []
+        self.migrated: list[tuple[str, str]] = []
         self.lock = threading.Lock()
 
     def backbone(self) -> Backbone:
@@ -40,7 +41,11 @@ class RecordingBackbone:
             with self.lock:
                 self.joined_in_group.append((command.user, bot_username))
 
-        return Backbone(submit, precheck, joined_in_group)
+        async def chat_migrated(old: str, new: str) -> None:
+            with self.lock:
+                self.migrated.append((old, new))
+
+        return Backbone(submit, precheck, joined_in_group, chat_migrated)
 
 
 @pytest.fixture

@@ -4,17 +4,14 @@ name, counted in UTF-16 code units, and the fake Bot API refuses entities the re
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
-from fake_bot_api import FakeBotApi, RateLimits
+from fake_bot_api import FakeBotApi
 from telegram import MessageEntity
 from telegram.error import BadRequest
 
 from service import lobby
-from service.chat import registry
 from service.sessions import MemorySessions
-from service.settings import get_settings
 from service.store import session_scope
 from service.store.models import Deadline
 from service.store.users import user_for
@@ -49,21 +46,8 @@ def test_a_name_twice_in_the_text_marks_each_user_once_and_a_missing_name_none()
     assert [(e["offset"], e["user"]["id"]) for e in found] == [(0, 1), (5, 2)]
 
 
-@pytest.fixture
-def telegram(backbone_pg, toy_game, fake_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeBotApi]:
-    """The backbone in this process, delivering through a TelegramAdapter to the fake server."""
-    for var in ("TELEGRAM_CHAT_INTERVAL", "TELEGRAM_GROUP_INTERVAL", "TELEGRAM_GLOBAL_INTERVAL"):
-        monkeypatch.setenv(var, "0")
-    get_settings.cache_clear()
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
-    adapter = TelegramAdapter(fake_api.token, fake_api.base_url)
-    registry.register("telegram", lambda: adapter)
-    yield fake_api
-    get_settings.cache_clear()
-
-
-def test_group_reminder_mentions_the_player_by_name(telegram: FakeBotApi) -> None:
-    api = telegram
+def test_group_reminder_mentions_the_player_by_name(telegram_backbone: FakeBotApi) -> None:
+    api = telegram_backbone
     dragon, bob = api.add_user("Zoë"), api.add_user("Bob")
     group = api.add_group("Table", [dragon, bob])
     game_id = lobby.create_and_start("telegram", str(group.id), "toy", {}, [str(dragon.id), str(bob.id)], 0, seed=4)

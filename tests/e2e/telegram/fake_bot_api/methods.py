@@ -67,6 +67,10 @@ class Methods:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
+        if chat.migrated_to is not None:
+            raise ApiError(
+                400, "Bad Request: group chat was upgraded to a supergroup chat", migrate_to_chat_id=chat.migrated_to
+            )
         if chat.type == "private":
             assert chat.user is not None
             if chat.user.blocked:

@@ -170,7 +170,7 @@ class FakeBotApi:
     def _fail(self, method: str, exc: ApiError) -> web.Response:
         with self.world.lock:
             self.errors.append((method, exc.code, exc.description))
-        return _error(exc.code, exc.description, exc.retry_after)
+        return _error(exc.code, exc.description, exc.retry_after, exc.migrate_to_chat_id)
 
     def _check_result(self, method: str, result: Any) -> None:
         """Our own answers must be valid Bot API objects too, or the test would prove nothing."""
@@ -246,10 +246,12 @@ class FakeBotApi:
         members: list[User],
         admins: list[User] = (),  # type: ignore[assignment]
         bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
+        basic: bool = False,
     ) -> Chat:
-        """A supergroup with the bot in it; `bot_rights=None` leaves the bot a plain member."""
+        """A supergroup with the bot in it (`basic`: a basic group, which `migrate` upgrades); `bot_rights=None`
+        leaves the bot a plain member."""
         with self.world.lock:
-            chat = self.world.new_group(title)
+            chat = self.world.new_group(title, basic)
             for user in members:
                 chat.members[user.id] = "member"
             for user in admins:
@@ -259,6 +261,28 @@ class FakeBotApi:
             chat.bot_rights = dict(bot_rights) if bot_rights is not None else None
             return chat
 
+    def migrate(self, chat_id: int, by: User) -> Chat:
+        """`by` upgrades a basic group to a supergroup, as Telegram does (e.g. when an admin is given some rights):
+        a new chat id with the same members, permissions and bot rights, a service message in each chat
+        (`migrate_to_chat_id` in the old one, `migrate_from_chat_id` in the new one; a bot gets both even in
+        privacy mode), and from then on the old id answers 400 with `migrate_to_chat_id`. The old messages stay
+        with the old id."""
+        with self.world.lock:
+            old = self.world.chats[chat_id]
+            if old.type != "group" or old.migrated_to is not None:
+                raise ValueError(f"{old.title} is not a basic group")
+            new = self.world.new_group(old.title or "")
+            new.members, new.permissions = dict(old.members), dict(old.permissions)
+            new.bot_rights = dict(old.bot_rights) if old.bot_rights is not None else None
+            old.migrated_to = new.id
+            now = int(self.world.now())
+            for chat, fields in ((old, {"migrate_to_chat_id": new.id}), (new, {"migrate_from_chat_id": old.id})):
+                msg = Message(chat.next_id(), chat.id, by.id, now, **fields)
+                chat.messages[msg.message_id] = msg
+                self.world.push_update("message", self.world.message_api(chat, msg))
+        self._notify()
+        return new
+
     def say(self, user: User, chat_id: int, text: str) -> dict[str, Any]:
         """The user sends `text` in a chat (a group, or their direct chat with the bot)."""
         with self.world.lock:
@@ -267,6 +291,8 @@ class FakeBotApi:
                 chat = self.world.private_chat(user)
             else:
                 chat = self.world.chats[chat_id]
+                if chat.migrated_to is not None:
+                    raise CannotSend(f"{chat.title} is now the supergroup {chat.migrated_to}")
                 if not chat.may_send(user.id):
                     raise CannotSend(f"{user.first_name} may not send in {chat.title}")
             entities = None
@@ -388,8 +414,11 @@ async def _params(request: web.Request) -> tuple[dict[str, Any], bool]:
     return params, form
 
 
-def _error(code: int, description: str, retry_after: int | None = None) -> web.Response:
+def _error(
+    code: int, description: str, retry_after: int | None = None, migrate_to_chat_id: int | None = None
+) -> web.Response:
     body: dict[str, Any] = {"ok": False, "error_code": code, "description": description}
-    if retry_after is not None:
-        body["parameters"] = {"retry_after": retry_after}
+    parameters = {"retry_after": retry_after, "migrate_to_chat_id": migrate_to_chat_id}
+    if any(v is not None for v in parameters.values()):
+        body["parameters"] = {k: v for k, v in parameters.items() if v is not None}
     return web.json_response(body, status=code)

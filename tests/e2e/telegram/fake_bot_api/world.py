@@ -35,11 +35,14 @@ ALL_PERMISSIONS = (
 class ApiError(Exception):
     """An error answer of the Bot API: HTTP status = error_code."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: int, description: str, retry_after: int | None = None, migrate_to_chat_id: int | None = None
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
 
 @dataclass
@@ -73,12 +76,14 @@ class Message:
     reply_markup: dict[str, Any] | None = None
     edit_date: int | None = None
     entities: list[dict[str, Any]] | None = None
+    migrate_to_chat_id: int | None = None  # service messages of a group's upgrade to a supergroup
+    migrate_from_chat_id: int | None = None
 
 
 @dataclass
 class Chat:
     id: int
-    type: str  # "private" | "supergroup"
+    type: str  # "private" | "group" (a basic group, which may be upgraded) | "supergroup"
     title: str | None = None
     user: User | None = None  # the other side of a private chat
     members: dict[int, str] = field(default_factory=dict)  # user id → creator | administrator | member
@@ -86,6 +91,7 @@ class Chat:
     bot_rights: dict[str, bool] | None = None  # None: the bot is a plain member
     messages: dict[int, Message] = field(default_factory=dict)
     pinned: int | None = None
+    migrated_to: int | None = None  # a basic group upgraded to this supergroup: the old id is refused since
     _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -191,6 +197,7 @@ class World:
         self._update_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(1)
+        self._basic_group_ids = itertools.count(4_000_000_001)
         self._callback_ids = itertools.count(1)
 
     def now(self) -> float:
@@ -201,8 +208,12 @@ class World:
         self.users[user.id] = user
         return user
 
-    def new_group(self, title: str) -> Chat:
-        chat = Chat(-1_000_000_000_000 - next(self._group_ids), "supergroup", title)
+    def new_group(self, title: str, basic: bool = False) -> Chat:
+        """A supergroup (id -100…), or a basic group (the kind a new small group is, until it is upgraded)."""
+        if basic:
+            chat = Chat(-next(self._basic_group_ids), "group", title)
+        else:
+            chat = Chat(-1_000_000_000_000 - next(self._group_ids), "supergroup", title)
         self.chats[chat.id] = chat
         return chat
 
@@ -244,4 +255,8 @@ class World:
             out["reply_markup"] = msg.reply_markup
         if msg.edit_date:
             out["edit_date"] = msg.edit_date
+        if msg.migrate_to_chat_id:
+            out["migrate_to_chat_id"] = msg.migrate_to_chat_id
+        if msg.migrate_from_chat_id:
+            out["migrate_from_chat_id"] = msg.migrate_from_chat_id
         return out
