@@ -58,7 +58,9 @@ def present(
     group_lang: str,
     seat_langs: dict[int, str],
     seat_names: dict[int, str],
+    people: set[int] | None = None,
 ) -> Presentation:
+    """The move's messages; panels and private lines only for `people` (seats played by people), if given."""
     if kind in RENDERED:
         from service.render import present as render_present
 
@@ -71,6 +73,7 @@ def present(
             group_lang=group_lang,
             seat_langs=seat_langs,
             seat_names=seat_names,
+            people=people,
         )
     return _generic_present(kind, state, events, game_id=game_id, seq=seq, seat_names=seat_names)
 

@@ -73,6 +73,7 @@ def publish(
         group_lang=game.language,
         seat_langs=langs,
         seat_names=names,
+        people=set(users),
     )
     group = (chat.platform, chat.platform_id)
     board = {"text": pres.board}

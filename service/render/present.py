@@ -90,8 +90,10 @@ def present(
     seat_langs: dict[int, str],
     seat_names: dict[int, str],
     with_image: bool = False,
+    people: set[int] | None = None,
 ) -> Presentation:
-    """Everything one move produces: the public board, public event lines, and each seat's panel and private lines."""
+    """Everything one move produces: the public board, public event lines, and each seat's panel and private lines
+    (only for the seats in `people`, if given: a bot reads no messages)."""
     game = get_game(game_name)
     text_mod = renderer(game_name)
     group_lang = normalize(group_lang)
@@ -106,6 +108,8 @@ def present(
     panels: dict[int, Panel] = {}
     private_lines: dict[int, list[str]] = {}
     for seat in names:
+        if people is not None and seat not in people:
+            continue
         lang = normalize(seat_langs.get(seat, group_lang))
         panels[seat] = panel(game_name, state, seat, game_id=game_id, seq=seq, lang=lang, seat_names=names)
         mine = [
