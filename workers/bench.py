@@ -10,6 +10,7 @@ Bench games live in chats named `bench-<run>-<n>` on the null platform "bench" a
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import signal
 import subprocess
@@ -31,7 +32,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seconds", type=float, default=20.0, help="measuring window of each phase")
     p.add_argument("--warmup", type=float, default=5.0)
-    p.add_argument("--capacity-games", type=int, default=100, help="games played back to back for the maximum rate")
+    p.add_argument("--capacity-games", type=int, default=1000, help="games played back to back for the maximum rate")
     p.add_argument("--concurrency", type=int, default=2, help="worker processes (or threads)")
     p.add_argument("--pool", default="prefork", help="Celery pool: prefork, threads or solo")
     p.add_argument("--database-url", default=None, help=f"default: DATABASE_URL if PostgreSQL, else {DEFAULT_DB}")
@@ -58,6 +59,7 @@ def _configure(args: argparse.Namespace) -> None:
 def _start_worker(concurrency: int, pool: str) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "workers.bench", "--serve-worker", str(concurrency), pool]
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _worker_groups.add(proc.pid)
     from workers.app import configure
 
     app = configure()
@@ -93,19 +95,44 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float]]:
-    """After the warm-up, the rate and round trips of task `name` over the measuring window."""
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_worker_groups: set[int] = set()
+
+
+def _cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by the benchmark's worker (its process group), PostgreSQL and Redis, read from
+    /proc (empty elsewhere). Work per move in CPU time holds on a busy machine where rates and latencies do not."""
+    used = {"worker": 0.0, "postgres": 0.0, "redis": 0.0}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as f:
+                raw = f.read()
+        except OSError:
+            continue
+        name, fields = raw[raw.find("(") + 1 : raw.rfind(")")], raw[raw.rfind(")") + 2 :].split()
+        key = "worker" if int(fields[2]) in _worker_groups else next((k for k in used if name.startswith(k)), None)
+        if key:
+            used[key] += (int(fields[11]) + int(fields[12])) / _TICK
+    return used
+
+
+def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], dict[str, float]]:
+    """After the warm-up, the rate and round trips of task `name` over the measuring window, and the CPU
+    milliseconds spent per task by the worker, PostgreSQL and Redis."""
     from workers import metrics
 
     time.sleep(args.warmup)
     metrics.reset(name)
+    before = _cpu_seconds()
     started = time.monotonic()
     time.sleep(args.seconds)
     values = metrics.read(name)
-    return len(values) / (time.monotonic() - started), values
+    after = _cpu_seconds()
+    per_task = {k: (after[k] - before[k]) * 1000 / max(1, len(values)) for k in after}
+    return len(values) / (time.monotonic() - started), values, per_task
 
 
-def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float]]:
+def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float], dict[str, float]]:
     from workers.queue import enqueue
 
     until = time.time() + args.warmup + args.seconds + 1.0
@@ -121,7 +148,9 @@ def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[fl
     return result
 
 
-def _game_phase(args: argparse.Namespace, run: str, games: int, delay: float) -> tuple[float, list[float]]:
+def _game_phase(
+    args: argparse.Namespace, run: str, games: int, delay: float
+) -> tuple[float, list[float], dict[str, float]]:
     from service import lobby
 
     def create(n: int) -> int:
@@ -196,10 +225,10 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     _purge()
     worker = _start_worker(args.concurrency, args.pool)
     try:
-        noop_rate, noop_rt = _noop_phase(args, delay, args.games)
-        move_rate, move_rt = _game_phase(args, run, args.games, delay)
-        noop_max, _ = _noop_phase(args, 0.0, args.capacity_games)
-        move_max, _ = _game_phase(args, run, args.capacity_games, 0.0)
+        noop_rate, noop_rt, noop_cpu = _noop_phase(args, delay, args.games)
+        move_rate, move_rt, move_cpu = _game_phase(args, run, args.games, delay)
+        noop_max, _, _ = _noop_phase(args, 0.0, args.capacity_games)
+        move_max, _, _ = _game_phase(args, run, args.capacity_games, 0.0)
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(30)
@@ -219,6 +248,12 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     f["p50_ratio"] = f["move_p50_ms"] / f["noop_p50_ms"]
     f["p99_ratio"] = f["move_p99_ms"] / f["noop_p99_ms"]
     f["max_ratio"] = f["max_moves_per_s"] / f["max_noop_per_s"]
+    for k in ("worker", "postgres", "redis"):
+        f[f"move_cpu_{k}_ms"] = move_cpu[k]
+        f[f"noop_cpu_{k}_ms"] = noop_cpu[k]
+    f["move_cpu_ms"] = sum(move_cpu.values())
+    f["noop_cpu_ms"] = sum(noop_cpu.values())
+    f["cpu_ratio"] = f["move_cpu_ms"] / f["noop_cpu_ms"] if f["noop_cpu_ms"] else float("nan")
     print(
         f"pipeline: {args.game} games of {args.players} bots, Celery pool {args.pool} x {args.concurrency}, "
         f"{args.seconds:.0f} s windows"
@@ -235,7 +270,15 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
         f"  capacity, {args.capacity_games} games back to back: {move_max:.0f} moves/s; "
         f"no-op chains: {noop_max:.0f} tasks/s"
     )
-    print(f"  ratios move/no-op: p50 {f['p50_ratio']:.2f}x, p99 {f['p99_ratio']:.2f}x, capacity {f['max_ratio']:.2f}")
+    print(
+        f"  CPU per move (paced): worker {move_cpu['worker']:.2f} ms + PostgreSQL {move_cpu['postgres']:.2f} ms + "
+        f"Redis {move_cpu['redis']:.2f} ms = {f['move_cpu_ms']:.2f} ms; per no-op {f['noop_cpu_ms']:.2f} ms "
+        f"(machine-wide, so other load on PostgreSQL or Redis counts too)"
+    )
+    print(
+        f"  ratios move/no-op: p50 {f['p50_ratio']:.2f}x, p99 {f['p99_ratio']:.2f}x, capacity {f['max_ratio']:.2f}, "
+        f"CPU {f['cpu_ratio']:.2f}x"
+    )
     return f
 
 
