@@ -30,10 +30,11 @@ def release_due(now: float | None = None) -> int:
     """One pass: publish every task due by `now` (at most BATCH); returns how many."""
     sessions = get_sessions()
     claimed = sessions.claim_due(time.time() if now is None else now, LEASE, BATCH)
-    for member, lease in claimed:
+    for member, _ in claimed:
         item = json.loads(member)
         enqueue(item["task"], **item["kwargs"])
-        sessions.release_due(member, lease)
+    if claimed:
+        sessions.release_due([member for member, _ in claimed], claimed[0][1])
     return len(claimed)
 
 

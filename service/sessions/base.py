@@ -92,5 +92,5 @@ class Sessions(ABC):
         `release_due`, it is due again then. Returns (member, lease) pairs."""
 
     @abstractmethod
-    def release_due(self, member: str, lease: float) -> None:
-        """Forget a claimed member, unless it was scheduled anew since it was claimed with `lease`."""
+    def release_due(self, members: list[str], lease: float) -> None:
+        """Forget claimed members, except those scheduled anew since they were claimed with `lease`."""

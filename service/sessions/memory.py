@@ -113,7 +113,8 @@ class MemorySessions(Sessions):
                 self._due[member] = now + lease
             return [(member, now + lease) for _, member in due]
 
-    def release_due(self, member: str, lease: float) -> None:
+    def release_due(self, members: list[str], lease: float) -> None:
         with self._mutex:
-            if self._due.get(member) == lease:
-                del self._due[member]
+            for member in members:
+                if self._due.get(member) == lease:
+                    del self._due[member]

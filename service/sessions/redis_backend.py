@@ -53,8 +53,11 @@ return due
 """
 
 _RELEASE = """
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
+local lease = tonumber(ARGV[1])
+for i = 2, #ARGV do
+  local score = redis.call('ZSCORE', KEYS[1], ARGV[i])
+  if score and tonumber(score) == lease then redis.call('ZREM', KEYS[1], ARGV[i]) end
+end
 return 1
 """
 DUE_KEY = P + "due"
@@ -149,5 +152,6 @@ class RedisSessions(Sessions):
         members = self._claim(keys=[DUE_KEY], args=[repr(now), repr(until), limit])
         return [(m.decode() if isinstance(m, bytes) else m, until) for m in members]
 
-    def release_due(self, member: str, lease: float) -> None:
-        self._release(keys=[DUE_KEY], args=[member, repr(lease)])
+    def release_due(self, members: list[str], lease: float) -> None:
+        if members:
+            self._release(keys=[DUE_KEY], args=[repr(lease), *members])

@@ -82,8 +82,7 @@ def test_due_work_is_claimed_once_with_a_lease_and_released(sessions):
     assert sessions.claim_due(101.0, 30.0, 10) == [("a", 131.0)]
     assert sessions.claim_due(102.0, 30.0, 10) == []  # leased: another claimer does not get it
     assert sorted(sessions.claim_due(132.0, 30.0, 10)) == [("a", 162.0), ("b", 162.0)]  # its claimer died: due again
-    sessions.release_due("a", 162.0)
-    sessions.release_due("b", 162.0)
+    sessions.release_due(["a", "b"], 162.0)
     assert sessions.claim_due(1000.0, 30.0, 10) == []
 
 
@@ -91,5 +90,5 @@ def test_due_work_scheduled_anew_after_its_claim_is_not_released(sessions):
     sessions.schedule("a", 100.0)
     [(member, lease)] = sessions.claim_due(100.0, 30.0, 10)
     sessions.schedule("a", 110.0)  # asked again meanwhile (e.g. a chat's delivery must wait for its rate)
-    sessions.release_due(member, lease)
+    sessions.release_due([member], lease)
     assert sessions.claim_due(110.0, 30.0, 10) == [("a", 140.0)]
