@@ -35,6 +35,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--capacity-games", type=int, default=1000, help="games played back to back for the maximum rate")
     p.add_argument("--concurrency", type=int, default=2, help="worker processes (or threads)")
     p.add_argument("--pool", default="prefork", help="Celery pool: prefork, threads or solo")
+    p.add_argument("--processes", type=int, default=1, help="worker processes (each with --concurrency)")
     p.add_argument("--database-url", default=None, help=f"default: DATABASE_URL if PostgreSQL, else {DEFAULT_DB}")
     p.add_argument("--redis-url", default=None, help=f"default: REDIS_URL, else {DEFAULT_REDIS}")
     p.add_argument("--bot", default="random", help="bot kind of the seats: random or heuristic")
@@ -223,15 +224,17 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     run = str(int(time.time()))
     delay = args.games / args.rate
     _purge()
-    worker = _start_worker(args.concurrency, args.pool)
+    workers = [_start_worker(args.concurrency, args.pool) for _ in range(args.processes)]
     try:
         noop_rate, noop_rt, noop_cpu = _noop_phase(args, delay, args.games)
         move_rate, move_rt, move_cpu = _game_phase(args, run, args.games, delay)
         noop_max, _, _ = _noop_phase(args, 0.0, args.capacity_games)
         move_max, _, _ = _game_phase(args, run, args.capacity_games, 0.0)
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(30)
+        for worker in workers:
+            os.killpg(worker.pid, signal.SIGTERM)
+        for worker in workers:
+            worker.wait(30)
         _cleanup(run)
     f = {
         "games": args.games,
@@ -255,7 +258,8 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     f["noop_cpu_ms"] = sum(noop_cpu.values())
     f["cpu_ratio"] = f["move_cpu_ms"] / f["noop_cpu_ms"] if f["noop_cpu_ms"] else float("nan")
     print(
-        f"pipeline: {args.game} games of {args.players} bots, Celery pool {args.pool} x {args.concurrency}, "
+        f"pipeline: {args.game} games of {args.players} bots, {args.processes} worker process(es), "
+        f"Celery pool {args.pool} x {args.concurrency}, "
         f"{args.seconds:.0f} s windows"
     )
     print(
