@@ -212,7 +212,8 @@ def _record(
     chat = table.chat
     published = publish(s, game, chat, state, events, table.seats, table.users, seat)
     if result is not None:
-        outcome = ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
+        names = {row.seat: seat_name(row, table.users) for row in table.seats}
+        outcome = presenting.outcome(game.kind, result, game.language, names)
         outbox.enqueue(
             s,
             chat.platform,

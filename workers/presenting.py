@@ -32,7 +32,7 @@ NOTICES = {
     "notice.timeout": "{name} ran out of time; a safe choice was played for them.",
     "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
-    "notice.game_end": "The game is over: {outcome}.",
+    "notice.game_end": "The game is over.\n{outcome}",
     "notice.your_turn": "Your decision in game #{game_id}: see the buttons above.",
     "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
 }
@@ -46,6 +46,15 @@ def t(lang: str | None, msgid: str, **kwargs: Any) -> str:
     if text == msgid and msgid in NOTICES:
         return NOTICES[msgid].format(**kwargs)
     return text
+
+
+def outcome(kind: str, result: dict[str, Any], lang: str, seat_names: dict[int, str]) -> str:
+    """A finished game's result in words (who won, why, who the Traitor was) for the closing notice."""
+    if kind in RENDERED:
+        from service.render import result_text
+
+        return result_text(kind, result, lang, seat_names)
+    return ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
 
 
 def present(

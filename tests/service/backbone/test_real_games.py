@@ -24,6 +24,9 @@ def test_bot_game_finishes_and_replays(backbone_local, recording, kind, players)
         engine_game = get_game(kind)
         assert engine_game.result(engine_game.replay(game.config, game.seed, log)) == game.result
     assert recording.sent("table")
+    # the closing notice says who won in words (the renderer's result line), not the result's raw fields
+    closing = [c.text for c in recording.sent("table") if c.text.startswith("The game is over.")]
+    assert len(closing) == 1 and "winner=" not in closing[0] and ("Loyal" in closing[0] or "Evil" in closing[0])
 
 
 def test_a_human_seat_plays_a_card_game_by_buttons(backbone_local, recording):
