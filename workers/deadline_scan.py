@@ -76,11 +76,12 @@ def game_platform(s, game: GameRow) -> str:
     return s.scalar(select(Chat.platform).where(Chat.id == game.chat_id))
 
 
-def sweep_outbox() -> int:
+def sweep_outbox(platform: str | None = None) -> int:
     """Recovery: enqueue delivery for every chat with due rows (after a crash or a lost deliver task); with a
-    broker, once per shard of those chats. Returns how many tasks."""
+    broker, once per shard of those chats. `platform`: only its chats (a gateway that starts sends what its
+    killed predecessor left). Returns how many tasks."""
     with session_scope() as s:
-        chats = outbox.chats_with_pending(s)
+        chats = [c for c in outbox.chats_with_pending(s) if platform in (None, c[0])]
     if get_settings().celery_broker_url:
         shards = sorted({(platform, outbox.shard_of(chat)) for platform, chat in chats})
         for platform, shard in shards:

@@ -17,7 +17,7 @@ import structlog
 from sqlalchemy import update
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
 
-from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError
+from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError, delivering
 from service.chat.registry import get_adapter
 from service.sessions import get_sessions
 from service.settings import Settings, get_settings
@@ -270,6 +270,7 @@ def _with_quick_retries(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tupl
 
 async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
     """Perform the row; returns (message id, whether that id is new and must be recorded for later edits)."""
+    delivering.set(f"outbox:{row.id}")  # this call's own task: the setting ends with it
     text = row.payload.get("text", "")
     keyboard = _keyboard(row.payload.get("buttons"))
     if row.op == "send":

@@ -6,8 +6,14 @@ backbone; the outbox turns rendered `Outgoing` messages into adapter calls. Neit
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
+
+# The outbox row an adapter call performs ("outbox:<id>"), set by the outbox around the call. A platform that
+# deduplicates requests by a client-chosen id (Matrix transaction ids) derives it from this, so a send repeated
+# after a crash (sent, not yet booked as sent) is stored once.
+delivering: ContextVar[str | None] = ContextVar("delivering", default=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,7 +41,7 @@ from nio import (
 )
 from PIL import Image
 
-from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError
+from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError, delivering
 from service.matrix import numbered
 from service.matrix.choices import ChoiceMaps
 from service.matrix.mentions import mention_content
@@ -78,7 +78,13 @@ def _on_home_loop(method):
             self._loop = loop
         if loop is self._loop:
             return await method(self, *args, **kwargs)
-        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(method(self, *args, **kwargs), self._loop))
+        row = delivering.get()
+
+        async def on_home() -> Any:  # a task of the other loop: the outbox row it performs goes with it
+            delivering.set(row)
+            return await method(self, *args, **kwargs)
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(on_home(), self._loop))
 
     return wrapper
 
@@ -131,8 +137,12 @@ class MatrixAdapter:
 
     # --- sending ------------------------------------------------------------------------------
     async def _send(self, room: str, event_type: str, content: dict[str, Any]) -> str:
-        key = hashlib.sha256(json.dumps([room, event_type, content], sort_keys=True).encode()).hexdigest()
-        txn = self._retry_txn.get(key) or uuid.uuid4().hex
+        """Send one event. Its transaction id is the outbox row's and the content's when the outbox performs a row
+        (so a send repeated after a crash is stored once: Synapse answers with the first event), else random and
+        kept for the retry of a failed send."""
+        row = delivering.get()
+        key = hashlib.sha256(json.dumps([row, room, event_type, content], sort_keys=True).encode()).hexdigest()
+        txn = f"camelot-{key[:40]}" if row else self._retry_txn.get(key) or uuid.uuid4().hex
         wait = self._blocked_until - time.monotonic()
         if wait > 0:  # Synapse limits the sender, not the room: after a 429 every room waits
             raise RateLimited(wait)
@@ -143,7 +153,8 @@ class MatrixAdapter:
             if not isinstance(resp, RoomSendResponse):
                 raise _fail(resp)
         except (TransientError, RateLimited) as exc:
-            self._retry_txn[key] = txn  # the retry must reuse it: Synapse then answers with the same event
+            if not row:
+                self._retry_txn[key] = txn  # the retry must reuse it: Synapse then answers with the same event
             if isinstance(exc, RateLimited):
                 self._blocked_until = time.monotonic() + exc.retry_after
             raise

@@ -12,22 +12,41 @@ import asyncio
 import socket
 import threading
 
+import redis
 import structlog
 from celery.platforms import EX_OK
 from celery.worker import state
 
+from service.sessions.redis_backend import P
+from service.settings import get_settings
 from workers.app import configure
 from workers.queue import GATEWAY_QUEUES
 
 log = structlog.get_logger(__name__)
+PLATFORM = "matrix"
+
+
+def release_stale_locks() -> int:
+    """Drop the Matrix delivery locks (`workers.delivery`) a killed predecessor of this gateway left behind:
+    SIGKILL runs no `finally`, and they would hold up Matrix messages until they expire (two minutes). Safe at
+    start-up because this gateway is the only Matrix sender. Returns how many there were."""
+    url = get_settings().redis_url
+    if not url:
+        return 0  # in-memory sessions: the locks died with the process
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(f"{P}lock:deliver:{PLATFORM}:*"))
+    if keys:
+        client.delete(*keys)
+        log.info("matrix.stale_locks_released", count=len(keys))
+    return len(keys)
 
 
 class DeliveryConsumer:
     """A Celery worker in a thread of this process, on one queue only; one per process (Celery's stop flag is
     process-wide)."""
 
-    def __init__(self, platform: str = "matrix") -> None:
-        self.queue = GATEWAY_QUEUES[platform]
+    def __init__(self) -> None:
+        self.queue = GATEWAY_QUEUES[PLATFORM]
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:

@@ -147,8 +147,11 @@ class Gateway:
                 return events[i + 1:]
         return events
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Sync until `stop` is set; network trouble backs off and retries, it never ends the loop."""
+    async def run(self, stop: asyncio.Event, first: Callable[[], object] | None = None) -> None:
+        """Sync until `stop` is set; network trouble backs off and retries, it never ends the loop. `first` runs on
+        the hand-off thread before any event (the sync loop runs meanwhile)."""
+        if first is not None:
+            self._hand_on(first)
         delay = 1.0
         while not stop.is_set():
             step = asyncio.ensure_future(self.step())

@@ -19,13 +19,14 @@ from service.chat.base import Inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
-from service.matrix.deliveries import DeliveryConsumer
+from service.matrix.deliveries import DeliveryConsumer, release_stale_locks
 from service.matrix.gateway import Gateway
 from service.matrix.login_store import LoginStore
 from service.render.i18n import t
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
+from workers.deadline_scan import sweep_outbox
 from workers.queue import enqueue
 
 log = structlog.get_logger(__name__)
@@ -73,12 +74,14 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    release_stale_locks()
     deliveries = DeliveryConsumer() if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)
     try:
         if deliveries is not None:
             deliveries.start()
-        await gateway.run(stop)
+        # What a killed predecessor left pending (its deliver task died with it) is sent first.
+        await gateway.run(stop, first=lambda: sweep_outbox("matrix"))
     finally:
         if deliveries is not None:
             await deliveries.stop()

@@ -328,6 +328,39 @@ def test_an_adapter_without_encryption_never_writes_plaintext_to_encrypted_rooms
     asyncio.run(scenario())
 
 
+def test_a_row_sent_again_after_a_crash_is_stored_once(homeserver):
+    """A gateway killed between a send and its bookkeeping sends the row again after the restart (a new process,
+    the same device): the transaction id comes from the row, so Synapse keeps one event. Two rows with the same
+    text are two messages."""
+    from service.chat.base import delivering
+
+    async def scenario():
+        store = scratch("bot-")
+        first, _ = await _bot(homeserver, "bot_resend", store=store, encrypt=True)
+        alice = await _player(homeserver, "alice_resend", encryption=True)
+        room = await first.direct_chat(alice.user_id)
+        await first.client.sync(timeout=0)
+        hand = "Your hand: Merlin"
+        received = lambda p: [e.event_id for e in p.events[room] if getattr(e, "body", None) == hand]  # noqa: E731
+        delivering.set("outbox:41")
+        sent = await first.send_text(room, hand)
+        await first.client.close()
+        again, _ = await _bot(homeserver, "bot_resend", store=store, encrypt=True)
+        # Synapse answers the same first sync of a device from a cache for a while: ask from where `first` was.
+        await again.client.sync(timeout=0, since=first.client.next_batch, full_state=True)
+        assert await again.send_text(room, hand) == sent
+        delivering.set("outbox:42")
+        other = await again.send_text(room, hand)
+        delivering.set(None)
+        await alice.wait_for(lambda p: other in received(p))
+        await settle(alice)
+        assert received(alice) == [sent, other]
+        await again.client.close()
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
     async def scenario():
         first, choices = await _bot(homeserver, "bot_two_procs")

@@ -21,9 +21,12 @@ from matrix_players import Player, login, scratch, settle
 from nio import RoomSendError
 from sqlalchemy import func, select
 
+from service.callback import Choice, unpack
+from service.matrix.choices import ChoiceMaps
 from service.render.i18n import t
+from service.sessions import get_sessions
 from service.store import session_scope
-from service.store.models import GameRow, OutboxRow, Seat
+from service.store.models import GameRow, OutboxRow, ProcessedUpdate, Seat
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[3]
@@ -52,6 +55,7 @@ class GatewayProcess:
         self.broker = broker
         if broker:
             self.env["CELERY_BROKER_URL"] = broker
+        self.bot_id = user_id
         self.process: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
         self.starts = 0
@@ -73,6 +77,11 @@ class GatewayProcess:
 
     def stop_gateway(self) -> None:
         _terminate(self.process)
+
+    def kill_gateway(self) -> None:
+        """SIGKILL: no handler runs, nothing is flushed; what the process was doing is simply cut off."""
+        self.process.kill()
+        self.process.wait()
 
     def stop(self) -> None:
         _terminate(self.process)
@@ -170,8 +179,43 @@ def _direct_room(player: Player, bot_id: str, group: str) -> str | None:
     return next((r for r, room in player.client.rooms.items() if r != group and bot_id in room.users), None)
 
 
-async def _play(game_id, group, players, gateway, bot_id, rng, *, restart_after: int | None = None):
-    """Answer every menu with a random number until the game is over. Returns what was observed."""
+def _claimed(update_id: str) -> int:
+    return _db(select(func.count()).select_from(ProcessedUpdate).where(ProcessedUpdate.update_id == update_id))[0][0]
+
+
+def _is_move(room: str, number: int) -> bool:
+    """Whether the number answers the room's current menu with a move (not a step between menu levels)."""
+    choice = unpack(ChoiceMaps(get_sessions()).lookup(room, number) or "")
+    return isinstance(choice, Choice) and not choice.is_navigation
+
+
+async def _kill_mid_answer(gateway: GatewayProcess, players: list[Player], answer: str, mid_send: bool) -> bool:
+    """SIGKILL the gateway right after a player's answer was sent, then start it again. With `mid_send`, wait (a
+    while at most) for the worst moment: a message of the answer's effect has reached a player while its outbox
+    row is still pending (sent, not yet booked). Returns whether that moment was caught."""
+    caught = False
+    deadline = time.monotonic() + 20
+    pending = select(OutboxRow.payload).where(OutboxRow.status == "pending", OutboxRow.platform == "matrix")
+    while mid_send and not caught and time.monotonic() < deadline:
+        known = [{room: len(events) for room, events in p.events.items()} for p in players]
+        await asyncio.gather(*(p.sync(timeout_ms=20) for p in players))
+        arrived = {_base(_text(e.source.get("content", {})))
+                   for p, seen in zip(players, known, strict=True) for room, events in p.events.items()
+                   for e in events[seen.get(room, 0):] if e.sender == gateway.bot_id}
+        caught = bool(_claimed(answer)) and any(payload.get("text") in arrived for (payload,) in _db(pending))
+    gateway.kill_gateway()
+    gateway.start()
+    return caught
+
+
+async def _play(
+    game_id, group, players, gateway, bot_id, rng, *, restart_after: int | None = None, kill: str | None = None
+):
+    """Answer every menu with a random number until the game is over. Returns what was observed.
+
+    After `restart_after` answers the gateway is restarted: with SIGTERM, or with `kill` ("at-once" or
+    "mid-send") SIGKILLed mid-answer: the next answer that is a move, given once the outbox is drained (so the
+    menu is current), is followed by a SIGKILL (see `_kill_mid_answer`)."""
     answered: dict[str, tuple[str, str, float]] = {}
     seen = Counter()
     silent_rounds = forbidden = allowed_in_silence = 0
@@ -183,7 +227,11 @@ async def _play(game_id, group, players, gateway, bot_id, rng, *, restart_after:
             f"game not finished in time; undecryptable: {[p.undecryptable for p in players]}\n{gateway.tail()}"
         )
         assert gateway.alive() or (restart_after is not None and seen["restarts"] == 0), gateway.tail()
+        killing = kill is not None and seen["answers"] >= (restart_after or 0) and not seen["restarts"]
+        if killing:
+            await _drained(gateway, players)
         await asyncio.gather(*(p.sync(timeout_ms=150) for p in players))
+        assert not any(p.undecryptable for p in players), f"a player cannot read a message\n{gateway.tail()}"
         silent = players[0].client.rooms[group].power_levels.defaults.events_default >= 50
         if silent and not was_silent:
             silent_rounds += 1
@@ -205,18 +253,27 @@ async def _play(game_id, group, players, gateway, bot_id, rng, *, restart_after:
             if last and last[:2] == (event_id, body) and time.monotonic() - last[2] < 3.0:
                 continue  # wait for the panel to change (or re-answer a stale menu after a while)
             numbers = [n for n, label in choices.items() if label != BACK] or list(choices)
-            await p.say(dm, str(rng.choice(numbers)))
+            if killing:
+                numbers = [n for n in numbers if _is_move(dm, n)]
+                if not numbers:
+                    continue
+            sent = await p.say(dm, str(rng.choice(numbers)))
             answered[p.user_id] = (event_id, body, time.monotonic())
             seen["answers"] += 1
             turn += 1
+            if killing:
+                seen["caught_mid_send"] = await _kill_mid_answer(gateway, players, sent.event_id, kill == "mid-send")
+                seen["restarts"] += 1
+                seen["killed_answer"] = sent.event_id
             break
-        if restart_after is not None and seen["answers"] >= restart_after and seen["restarts"] == 0:
+        if kill is None and restart_after is not None and seen["answers"] >= restart_after and not seen["restarts"]:
             gateway.stop_gateway()
             await asyncio.sleep(0.5)
             gateway.start()
             seen["restarts"] += 1
     return {"answers": seen["answers"], "silences": silent_rounds, "forbidden": forbidden,
-            "allowed_in_silence": allowed_in_silence}
+            "allowed_in_silence": allowed_in_silence, "restarts": seen["restarts"],
+            "killed_answer": seen["killed_answer"] or None, "caught_mid_send": bool(seen["caught_mid_send"])}
 
 
 async def _drained(gateway: GatewayProcess, players: list[Player]) -> None:
@@ -313,10 +370,15 @@ def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg):
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("mode", ["in-process", "celery"])
-def test_card_game_five_players_with_morgan_silence(homeserver, backbone_pg, redis_url, mode):
+@pytest.mark.parametrize(("mode", "kill"), [("in-process", "at-once"), ("celery", "mid-send")])
+def test_card_game_five_players_with_morgan_silence_and_a_killed_gateway(homeserver, backbone_pg, redis_url, mode,
+                                                                         kill):
     """In-process: the gateway plays and sends itself. Celery: a worker process plays, and the gateway consumes
-    the Matrix deliver tasks from its own queue, so the direct rooms are encrypted in both."""
+    the Matrix deliver tasks from its own queue, so the direct rooms are encrypted in both.
+
+    Mid-game the gateway is SIGKILLed right after a player's answer (in-process: at once, so the answer is read
+    again after the restart or cut off mid-move; Celery: once a message of its effect has reached the player but its
+    outbox row is not booked as sent yet). The answer is applied exactly once; no message is lost or sent twice."""
 
     async def scenario():
         broker = redis_url if mode == "celery" else None
@@ -326,15 +388,17 @@ def test_card_game_five_players_with_morgan_silence(homeserver, backbone_pg, red
             names = [f"{name}_{mode}" for name in ("arthur", "gawain", "kay", "tristan", "galahad")]
             # Seed 1 turns a Morgan card up within the first few moves whatever the players choose.
             game_id, group, players = await _open_table(homeserver, gateway, bot_id, "cards", names, seed=1)
-            seen = await _play(game_id, group, players, gateway, bot_id, random.Random(5))
+            seen = await _play(game_id, group, players, gateway, bot_id, random.Random(5), restart_after=8, kill=kill)
             await _drained(gateway, players)
             rooms = await _check_rooms(group, players, bot_id)
             assert "outbox.no_adapter" not in gateway.log.read_text(), "a worker was handed a Matrix delivery"
+            assert gateway.starts == 2 and seen["killed_answer"] and _claimed(seen["killed_answer"]) == 1
             assert seen["silences"] >= 1 and seen["forbidden"] == seen["silences"] and not seen["allowed_in_silence"]
             level = players[0].client.rooms[group].power_levels.defaults.events_default
             assert level == 0, "the silence is lifted when the game ends"
             assert not isinstance(await players[1].say(group, "gg"), RoomSendError)
-            print(f"\ncard game ({mode}): {seen}, {rooms['group']} in the group, {time.monotonic() - began:.1f}s")
+            print(f"\ncard game ({mode}, killed {kill}): {seen}, {rooms['group']} in the group, "
+                  f"{time.monotonic() - began:.1f}s")
             for p in players:
                 await p.close()
         finally:
