@@ -143,7 +143,9 @@ def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboar
                 tr(lang, "lobby.button.bots_off" if lobby["bots"] else "lobby.button.bots_on"),
                 pack_lobby(lid, "bots", "off" if lobby["bots"] else "on"),
             ),
-            Button(tr(lang, "lobby.button.game", game=other), pack_lobby(lid, "game", other)),
+            Button(
+                tr(lang, "lobby.button.game", game=tr(lang, f"lobby.switch.{other}")), pack_lobby(lid, "game", other)
+            ),
         ],
         *_option_rows(lobby, lang),
         [

@@ -153,3 +153,17 @@ def test_only_language_codes_are_looked_up():
     assert i18n.normalize("../../etc") == "en"
     assert i18n.normalize("") == "en" and i18n.normalize(None) == "en"
     assert i18n.normalize("RO-md") == "ro"
+
+
+@pytest.mark.parametrize("lang", ["en", "cs", "pl", "nl", "ro", "it"])
+@pytest.mark.parametrize("kind", ["board", "cards"])
+def test_the_lobbys_switch_button_names_the_other_game_in_words(lang, kind):
+    from service.callback import unpack
+    from service.render.lobby import lobby_message
+
+    lobby = {"id": 5, "kind": kind, "status": "lobby", "players": 4, "bots": False, "names": ["ann"],
+             "turn_hours": 24, "response_minutes": 60, "min_players": 3, "max_players": 7}
+    _, keyboard = lobby_message(lobby, lang)
+    other = "cards" if kind == "board" else "board"
+    [label] = [b.label for row in keyboard for b in row if getattr(unpack(b.data), "verb", None) == "game"]
+    assert not label.endswith(other) and "lobby." not in label and len(label) <= 30, label
