@@ -123,4 +123,8 @@ def rendered(game_id: int) -> Rendered:
         state, events = engine.apply_code(state, seat, code)
         add(state, events, seq)
     out.moves = len(log)
+    result = engine.result(state)
+    if result is not None:  # the closing notice: the result in words, as public as the final board
+        outcome = presenting.outcome(kind, result, group_lang, names)
+        out.boards.add(presenting.t(group_lang, "notice.game_end", outcome=outcome))
     return out
