@@ -85,7 +85,8 @@ def _serve_worker(concurrency: int, pool: str) -> None:
 
     registry.register("bench", lambda: NullAdapter("bench"))
     configure().worker_main(
-        ["worker", "--loglevel", "WARNING", "--concurrency", str(concurrency), "--without-gossip", "--without-mingle"]
+        ["worker", "--loglevel", "WARNING", "--pool", pool, "--concurrency", str(concurrency), "--without-gossip",
+         "--without-mingle"]
     )
 
 
