@@ -4,8 +4,10 @@ Handing on happens in one worker thread, in order, so the sync loop never waits 
 and delivered (in-process delivery calls back into this loop: the adapter needs the loop free, and
 encrypted sends need the sync loop to learn new rooms). The sync token is saved by that same thread after
 the sync's commands, so a restart neither skips nor replays events (and the backbone drops any duplicate
-by `(platform, event id)` anyway); `run` drains the thread before it returns. The very first sync of a
-new bot only learns the rooms: history from before the bot existed is not treated as commands.
+by `(platform, event id)` anyway); `run` drains the thread before it returns. A killed gateway saved no
+token for its last batch: the next process reads it again and skips what the backbone already processed.
+The very first sync of a new bot only learns the rooms: history from before the bot existed is not treated
+as commands.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ TIMELINE_LIMIT = 100  # events per room and sync; a longer gap is fetched page b
 
 Submit = Callable[[Inbound], None]
 Answer = Callable[[str, str, str], None]  # (room, user, notice key), e.g. "expired"
+Handled = Callable[[list[str]], set[str]]  # event ids → those the backbone has already processed
 
 
 class Gateway:
@@ -57,6 +60,7 @@ class Gateway:
         *,
         submit: Submit,
         answer: Answer,
+        handled: Handled = lambda ids: set(),
     ) -> None:
         self.client = client
         self.store = store
@@ -65,6 +69,7 @@ class Gateway:
         self.choices = choices
         self.submit = submit
         self.answer = answer
+        self.handled = handled
         self.timeline_limit = TIMELINE_LIMIT
         self._full_state = True  # the first sync of this process loads every room's state
         self._work = ThreadPoolExecutor(1, thread_name_prefix="matrix-handoff")
@@ -98,18 +103,26 @@ class Gateway:
         )
         if not isinstance(resp, SyncResponse):
             raise ConnectionError(f"sync failed: {resp}")
-        self._full_state = False
+        first, self._full_state = self._full_state, False
+        if first:
+            log.info("matrix.first_sync", rooms=len(self.client.rooms))
         await keep_keys(self.client)
         if any(isinstance(e, UnknownAccountDataEvent) and e.type == "m.direct" for e in resp.account_data_events):
             self.adapter.forget_direct_rooms()
         for room_id, info in resp.rooms.invite.items():
             await self._accept(room_id, info.invite_state)
         if not fresh:
+            batch = []
             for room_id, info in resp.rooms.join.items():
                 events = info.timeline.events
                 if info.timeline.limited and since is not None:
                     events = await self._gap(room_id, info.timeline.prev_batch, since) + events
-                for event in self._since_joined(events):
+                batch += [(room_id, event) for event in self._since_joined(events)]
+            # The first sync of a process repeats what a killed predecessor read but had not marked as read (the
+            # token is saved after the batch): what the backbone already processed is not answered again.
+            done = self.handled([e.event_id for _, e in batch if getattr(e, "event_id", None)]) if first else set()
+            for room_id, event in batch:
+                if getattr(event, "event_id", None) not in done:
                     await self._handle(room_id, event)
         self.login = replace(self.login, next_batch=resp.next_batch)
         self._hand_on(self.store.save, self.login)

@@ -12,10 +12,12 @@ import asyncio
 import signal
 
 import structlog
+from sqlalchemy import select
 
 from service import dispatch
 from service.chat import registry
 from service.chat.base import Inbound
+from service.matrix import inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
@@ -26,6 +28,7 @@ from service.render.i18n import t
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
+from service.store.models import ProcessedUpdate
 from workers.deadline_scan import sweep_outbox
 from workers.queue import enqueue
 
@@ -44,6 +47,20 @@ def _submit(cmd: Inbound) -> None:
         _answer(cmd.chat, cmd.user, PRECHECK_NOTICES.get(early, early))
         return
     dispatch.submit(cmd)
+
+
+def _processed(event_ids: list[str]) -> set[str]:
+    """The events the backbone has recorded as processed (an id too long for the column is stored hashed and
+    not found here: the backbone then drops it as a duplicate itself)."""
+    if not event_ids:
+        return set()
+    with session_scope() as s:
+        found = s.scalars(
+            select(ProcessedUpdate.update_id).where(
+                ProcessedUpdate.platform == inbound.PLATFORM, ProcessedUpdate.update_id.in_(event_ids)
+            )
+        )
+        return set(found)
 
 
 def _answer(room: str, user: str, key: str) -> None:
@@ -68,7 +85,8 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     adapter = MatrixAdapter(client, choices, explain=_explain, encrypt_direct=encrypt)
     registry.register("matrix", lambda: adapter)
     gateway = Gateway(
-        client, LoginStore(settings.matrix_store_path), login, adapter, choices, submit=_submit, answer=_answer
+        client, LoginStore(settings.matrix_store_path), login, adapter, choices,
+        submit=_submit, answer=_answer, handled=_processed,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -50,6 +50,7 @@ class GatewayProcess:
             "MATRIX_ROOM_INTERVAL": "0.02",
             "MATRIX_GLOBAL_INTERVAL": "0.005",
             "PYTHONUNBUFFERED": "1",
+            "PYTHONFAULTHANDLER": "1",  # a process that hangs gets SIGABRT: its threads' stacks go to the log
         }
         self.env.pop("CELERY_BROKER_URL", None)
         self.broker = broker
@@ -76,7 +77,7 @@ class GatewayProcess:
             self.worker = self._spawn("worker", "--concurrency", "2", "--without-gossip", "--without-mingle")
 
     def stop_gateway(self) -> None:
-        _terminate(self.process)
+        _terminate(self.process, self)
 
     def kill_gateway(self) -> None:
         """SIGKILL: no handler runs, nothing is flushed; what the process was doing is simply cut off."""
@@ -84,27 +85,27 @@ class GatewayProcess:
         self.process.wait()
 
     def stop(self) -> None:
-        _terminate(self.process)
-        _terminate(self.worker)
+        _terminate(self.process, self)
+        _terminate(self.worker, self)
 
     def alive(self) -> bool:
         running = [self.process, self.worker] if self.broker else [self.process]
         return all(p is not None and p.poll() is None for p in running)
 
-    def tail(self) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-60:]) if self.log.exists() else ""
+    def tail(self, lines: int = 60) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:]) if self.log.exists() else ""
 
 
-def _terminate(proc: subprocess.Popen | None) -> None:
+def _terminate(proc: subprocess.Popen | None, owner: GatewayProcess) -> None:
     if proc is None or proc.poll() is not None:
         return
     proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(timeout=60)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        proc.send_signal(signal.SIGABRT)
         proc.wait()
-        raise AssertionError("a process did not stop on SIGTERM") from None
+        raise AssertionError(f"a process did not stop on SIGTERM\n{owner.tail(200)}")  # noqa: B904 - keep the cause
 
 
 def _db(query):

@@ -32,11 +32,15 @@ class Recorder:
         self.answers.append((room, user, key))
 
 
-async def _gateway(hs, name: str, store: str, sessions: MemorySessions, rec: Recorder) -> Gateway:
+async def _gateway(
+    hs, name: str, store: str, sessions: MemorySessions, rec: Recorder, handled=lambda ids: set()
+) -> Gateway:
     client, stored = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)], store, encryption=True)
     choices = ChoiceMaps(sessions)
     adapter = MatrixAdapter(client, choices, explain=str, encrypt_direct=True)
-    return Gateway(client, LoginStore(store), stored, adapter, choices, submit=rec.submit, answer=rec.answer)
+    return Gateway(
+        client, LoginStore(store), stored, adapter, choices, submit=rec.submit, answer=rec.answer, handled=handled
+    )
 
 
 async def _until(gateway: Gateway, check, timeout: float = 10.0) -> None:
@@ -114,6 +118,38 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         assert [c.args for c in rec.inbound[5:]] == [(str(i),) for i in range(7)]
         assert [c.update_id for c in rec.inbound[:4]] == seen
         assert len({c.update_id for c in rec.inbound}) == len(rec.inbound)
+        await gw2.client.close()
+        await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_read_again_after_a_kill_skips_what_the_backbone_processed(homeserver):
+    """A gateway killed before it saved the sync token of its last batch: the next one reads the batch again, and
+    hands on only the events the backbone has not processed (the others were answered already)."""
+
+    async def scenario():
+        homeserver.register("bot_kill")
+        store, sessions, rec = scratch("bot-"), MemorySessions(), Recorder()
+        alice: Player = await login(homeserver.url, *homeserver.register("alice_kill"))
+        room = await alice.client.room_create(preset=RoomPreset.private_chat, invite=[homeserver.user_id("bot_kill")])
+        gw = await _gateway(homeserver, "bot_kill", store, sessions, rec)
+        await gw.step()
+        await _until(gw, lambda: room.room_id in gw.client.rooms)
+        await gw.drain()
+        before = LoginStore(store).load()
+        await settle(alice)
+        await alice.say(room.room_id, "!join")
+        await alice.say(room.room_id, "!status")
+        await _until(gw, lambda: len(rec.inbound) == 2)
+        await gw.drain()
+        await gw.client.close()
+        LoginStore(store).save(before)  # the kill: the batch's token never reached the disk
+        played = rec.inbound[0].update_id  # the backbone had processed the first command, not the second
+        gw2 = await _gateway(homeserver, "bot_kill", store, sessions, rec, handled=lambda ids: {played} & set(ids))
+        await _until(gw2, lambda: len(rec.inbound) == 3)
+        await gw2.step(timeout_ms=200)
+        assert [(c.command, c.update_id) for c in rec.inbound[2:]] == [("status", rec.inbound[1].update_id)]
         await gw2.client.close()
         await alice.close()
 
