@@ -187,13 +187,27 @@ class MatrixAdapter:
         olm.update_tracked_users(room)
         for _ in range(int(wait / 0.05)):
             if not any(u in olm.users_for_key_query for u in room.users):
-                return
+                break
             if self.client.should_query_keys:
                 with contextlib.suppress(LocalProtocolError):  # the sync loop's own query got there first
                     async with _network():
                         await self.client.keys_query()
             else:
                 await asyncio.sleep(0.05)  # the sync loop's query is in flight
+        await self._claim_sessions(room.room_id)
+
+    async def _claim_sessions(self, room_id: str) -> None:
+        """Open the olm sessions this device lacks with the room's devices here, where a failure is ours to handle.
+        nio would claim them inside its key sharing, and a claim failing there leaves the room's sharing marked as
+        in progress: every later send to the room would then wait for it forever."""
+        missing = self.client.get_missing_sessions(room_id)
+        if not missing:
+            return
+        with contextlib.suppress(LocalProtocolError):  # the sync loop's own claim got there first
+            async with _network():
+                resp = await self.client.keys_claim(missing)
+            if isinstance(resp, ErrorResponse):
+                raise _fail(resp)
 
     @_on_home_loop
     async def send_text(

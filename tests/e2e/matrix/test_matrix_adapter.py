@@ -361,6 +361,37 @@ def test_a_row_sent_again_after_a_crash_is_stored_once(homeserver):
     asyncio.run(scenario())
 
 
+def test_a_failed_key_claim_does_not_block_the_room(homeserver):
+    """The first send to a new encrypted room must open olm sessions (a key claim). If that claim times out, the
+    send fails and is retried; it must not leave the room waiting forever for a key share that never finishes."""
+
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_claim", encrypt=True)
+        alice = await _player(homeserver, "alice_claim", encryption=True)
+        room = await bot.direct_chat(alice.user_id)
+        await bot.client.sync(timeout=0, since=bot.client.next_batch)
+        claim = bot.client.keys_claim
+        failures = []
+
+        async def lost_once(users):
+            if not failures:
+                failures.append(users)
+                raise TimeoutError("lost")
+            return await claim(users)
+
+        bot.client.keys_claim = lost_once
+        with pytest.raises(TransientError):
+            await asyncio.wait_for(bot.send_text(room, "Your loyalty: Loyal"), 30)
+        assert failures
+        event_id = await asyncio.wait_for(bot.send_text(room, "Your loyalty: Loyal"), 30)
+        await alice.wait_for(lambda p: any(e.event_id == event_id for e in p.events[room]) or p.undecryptable)
+        assert alice.undecryptable == 0 and "Your loyalty: Loyal" in alice.bodies(room)
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
 def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
     async def scenario():
         first, choices = await _bot(homeserver, "bot_two_procs")
