@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
+from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -70,6 +71,35 @@ def scan(now: datetime | None = None) -> dict[str, int]:
         enqueue("play_bot", game_id=game_id, seat=seat, seq=seq, by="timeout")
         counts["timeouts"] += 1
     return counts
+
+
+STALLED_AFTER = 60.0  # seconds beyond three bot paces without a move before a bot game is nudged
+
+
+def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
+    """Recovery: a game with bot seats that has not moved for a while and asks no person (the cached meta lists no
+    open prompt, or is gone) may have lost its bot's scheduled move with Redis: hand it on again."""
+    now = now or utcnow()
+    sessions = get_sessions()
+    stalled = []
+    with session_scope() as s:
+        rows = s.execute(
+            select(GameRow.id, GameRow.options, GameRow.updated)
+            .where(GameRow.status == "active", GameRow.updated < now - timedelta(seconds=STALLED_AFTER))
+            .order_by(GameRow.updated)
+            .limit(limit)
+        )
+        for game_id, options, updated in rows:
+            options = options or {}
+            pace = float(options.get("bot_delay") or 0.0)
+            if not options.get("bot_seats") or updated > now - timedelta(seconds=STALLED_AFTER + 3 * pace):
+                continue
+            meta = sessions.get_meta(game_id)
+            if meta is None or not meta.get("prompts"):
+                stalled.append(game_id)
+    for game_id in stalled:
+        enqueue("resume_bots", game_id=game_id)
+    return len(stalled)
 
 
 def game_platform(s, game: GameRow) -> str:

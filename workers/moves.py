@@ -233,6 +233,17 @@ def after_commit(game: GameRow, state: Any, published: Published, bot_delay: flo
     return Outcome("applied", published.chats)
 
 
+def resume_bots(game_id: int) -> None:
+    """Hand on a bot's move again (the beat's recovery when a scheduled one was lost, e.g. Redis flushed): a bot
+    whose move is still due gets it enqueued now; a duplicate is harmless, a bot move is valid only at its seq."""
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        if game is None or game.status != "active":
+            return
+        state = load_state(s, game)
+    schedule_bot(game, state, delay=0.0)
+
+
 def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:
     """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move),
     after the game's `bot_delay` seconds if set (a pace people in the chat can follow), or after `delay`."""

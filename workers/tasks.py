@@ -42,7 +42,8 @@ def _deliver(platform: str, chat: str | None = None, shard: int | None = None) -
 
 
 def _scan() -> dict[str, int]:
-    return deadline_scan.scan()
+    """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move."""
+    return {**deadline_scan.scan(), "resumed": deadline_scan.resume_stalled_bots()}
 
 
 def _noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
@@ -62,6 +63,7 @@ RUNNERS: dict[str, Any] = {
     "sweep_outbox": deadline_scan.sweep_outbox,
     "prune": deadline_scan.prune,
     "noop": _noop,
+    "resume_bots": moves.resume_bots,
 }
 
 play = app.task(name="workers.tasks.play", **IDEMPOTENT)(_play)
@@ -72,6 +74,7 @@ scan_deadlines = app.task(name="workers.tasks.scan_deadlines")(_scan)
 sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(deadline_scan.sweep_outbox)
 prune = app.task(name="workers.tasks.prune")(deadline_scan.prune)
 noop = app.task(name="workers.tasks.noop")(_noop)
+resume_bots = app.task(name="workers.tasks.resume_bots")(moves.resume_bots)
 
 TASKS = {
     "play": play,
@@ -82,4 +85,5 @@ TASKS = {
     "sweep_outbox": sweep_outbox,
     "prune": prune,
     "noop": noop,
+    "resume_bots": resume_bots,
 }

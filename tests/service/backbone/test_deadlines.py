@@ -9,7 +9,7 @@ from service.sessions import reset_sessions
 from service.store import dispose_all, session_scope
 from service.store import games as game_rows
 from service.store.models import Deadline
-from workers.deadline_scan import scan
+from workers.deadline_scan import resume_stalled_bots, scan
 
 
 def deadline_of(game_id: int, seat: int) -> Deadline | None:
@@ -66,3 +66,39 @@ def test_timeout_in_a_response_window_passes(backbone_pg, toy_game, recording):
     with session_scope() as s:
         codes = [c for _, c in game_rows.action_log(s, game_id)]
     assert codes[-2:] == ["pass", "pass"]
+
+
+def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbone_pg, toy_game, recording, monkeypatch):
+    """Paced bot moves wait in Redis; if Redis loses one, the beat's scan hands the bot its move again. A game
+    waiting for a person is left alone."""
+    from sqlalchemy import update
+
+    from service.callback import pack
+    from service.chat.base import Inbound
+    from service.dispatch import submit
+    from service.store.models import GameRow, Seat, utcnow
+    from workers import moves
+
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
+    real_schedule = moves.schedule_bot
+    monkeypatch.setattr(moves, "schedule_bot", lambda *a, **k: None)  # the bot's move will be lost
+    with session_scope() as s:
+        seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
+    assert seq is not None  # ann's turn
+    submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
+    monkeypatch.setattr(moves, "schedule_bot", real_schedule)
+    with session_scope() as s:
+        before = len(game_rows.action_log(s, game_id))
+    later = utcnow() + timedelta(seconds=30)
+    assert resume_stalled_bots(later) == 0  # not stalled long enough yet
+
+    def backdate() -> None:
+        with session_scope() as s:
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=utcnow() - timedelta(minutes=10)))
+
+    backdate()
+    assert resume_stalled_bots() == 1
+    with session_scope() as s:
+        assert len(game_rows.action_log(s, game_id)) == before + 1  # the bot moved; now ann is asked again
+    backdate()
+    assert resume_stalled_bots() == 0
