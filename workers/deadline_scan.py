@@ -19,6 +19,7 @@ from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, OutboxRow, ProcessedUpdate, utcnow
 from workers import presenting
+from workers.moves import resume_checked
 from workers.publish import direct_chat_of
 from workers.queue import enqueue, request_delivery
 
@@ -84,15 +85,17 @@ def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
     stalled = []
     with session_scope() as s:
         rows = s.execute(
-            select(GameRow.id, GameRow.options, GameRow.updated)
+            select(GameRow.id, GameRow.seq, GameRow.options, GameRow.updated)
             .where(GameRow.status == "active", GameRow.updated < now - timedelta(seconds=STALLED_AFTER))
             .order_by(GameRow.updated)
             .limit(limit)
         )
-        for game_id, options, updated in rows:
+        for game_id, seq, options, updated in rows:
             options = options or {}
             pace = float(options.get("bot_delay") or 0.0)
             if not options.get("bot_seats") or updated > now - timedelta(seconds=STALLED_AFTER + 3 * pace):
+                continue
+            if sessions.marked(resume_checked(game_id, seq)):  # already found waiting for a person
                 continue
             meta = sessions.get_meta(game_id)
             if meta is None or not meta.get("prompts"):

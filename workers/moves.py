@@ -241,7 +241,14 @@ def resume_bots(game_id: int) -> None:
         if game is None or game.status != "active":
             return
         state = load_state(s, game)
+    bots = set(game.options.get("bot_seats", []))
+    if not any(p.seat in bots for p in get_game(game.kind).pending(state)):  # a person's turn: not again at this seq
+        get_sessions().mark(resume_checked(game.id, game.seq), ttl=7 * 86400)
     schedule_bot(game, state, delay=0.0)
+
+
+def resume_checked(game_id: int, seq: int) -> str:
+    return f"resume-checked:{game_id}:{seq}"
 
 
 def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:

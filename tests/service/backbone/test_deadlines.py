@@ -102,3 +102,11 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
         assert len(game_rows.action_log(s, game_id)) == before + 1  # the bot moved; now ann is asked again
     backdate()
     assert resume_stalled_bots() == 0
+
+    import redis
+
+    redis.Redis.from_url(backbone_pg.redis_url).flushdb()  # Redis lost: no meta says a person is asked
+    assert resume_stalled_bots() == 1  # so one look at the state…
+    with session_scope() as s:
+        assert len(game_rows.action_log(s, game_id)) == before + 1  # …finds ann's turn and moves nothing
+    assert resume_stalled_bots() == 0  # and it is not looked at again at this seq
