@@ -1,0 +1,23 @@
+"""Log lines of every process (structlog): plain tracebacks, without local variables.
+
+structlog's default renderer prints rich tracebacks with every frame's locals when `rich` is installed, and in the
+gateways and workers a local can be a decrypted direct message, a hand or a secret choice. Configured on import of
+`service`, so no process (or test) logs with the default.
+"""
+
+from __future__ import annotations
+
+import structlog
+
+
+def configure() -> None:
+    structlog.configure(
+        processors=[
+            structlog.contextvars.merge_contextvars,
+            structlog.processors.add_log_level,
+            structlog.processors.StackInfoRenderer(),
+            structlog.dev.set_exc_info,
+            structlog.processors.TimeStamper(fmt="iso", utc=True),
+            structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback),
+        ]
+    )
