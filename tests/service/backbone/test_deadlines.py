@@ -110,3 +110,18 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
     with session_scope() as s:
         assert len(game_rows.action_log(s, game_id)) == before + 1  # …finds ann's turn and moves nothing
     assert resume_stalled_bots() == 0  # and it is not looked at again at this seq
+
+
+def test_two_scans_at_once_take_different_rows(backbone_pg, toy_game, recording):
+    """A slow scan overlapping the next one (or a second beat) must not send the same reminder twice."""
+    from service.store import deadlines as deadline_rows
+
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+    row = deadline_of(game_id, 0)
+    later = row.started_at + (row.due_at - row.started_at) * 0.6
+    with session_scope() as first:
+        taken = deadline_rows.due(first, later)
+        assert [r.game_id for r in taken] == [game_id]
+        with session_scope() as second:  # while the first scan's transaction is open
+            assert deadline_rows.due(second, later) == []
+    assert scan(later) == {"reminders": 1, "timeouts": 0}  # once the first is done, the row is there again
