@@ -85,7 +85,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
     if not cmd.get("is_group") and user.direct_chat is None:
         user.direct_chat = cmd["chat"]
-    locked = game_rows.lock_with_table(s, int(cmd["game_id"]))
+    locked = game_rows.lock_with_table(s, int(cmd["game_id"]), detach=True)
     game, table = locked if locked is not None else (None, None)
     lang = user.language or (game.language if game else None)
     if game is None or table is None or game.status not in ("active", "finished"):
@@ -109,7 +109,8 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     except IllegalAction as exc:
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
     get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
-    published = _record(s, game, table, state, events, mine.seat, str(cmd["code"]), "user")
+    published = _record(s, game, table, state, events, mine.seat)
+    game_rows.save_move(s, game, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
     return Outcome("applied", published.chats, game=game, state=state, published=published)
 
 
@@ -126,7 +127,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
     """A bot seat's move (`by="bot"`, valid only at game seq `seq`) or a timed-out seat's default (`by="timeout"`,
     valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing."""
     with session_scope() as s:
-        locked = game_rows.lock_with_table(s, game_id)
+        locked = game_rows.lock_with_table(s, game_id, detach=True)
         if locked is None or locked[0].status != "active":
             return Outcome("stale")
         game, table = locked
@@ -144,7 +145,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
             action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
         code = engine_game.encode(action)
         state, events = engine_game.apply(state, seat, action)
-        published = _record(s, game, table, state, events, seat, code, by)
+        published = _record(s, game, table, state, events, seat)
         if by == "timeout":
             chat = table.chat
             name = seat_name(seat_row, table.users)
@@ -157,6 +158,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
                 is_group=chat.is_group,
             )
             published.chats.add((chat.platform, chat.platform_id))
+        game_rows.save_move(s, game, seat, code, by, outbox.take_buffered(s))
     return after_commit(game, state, published)
 
 
@@ -198,10 +200,10 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     return Outcome("navigated", {dm})
 
 
-def _record(
-    s: Session, game: GameRow, table: game_rows.Table, state: Any, events: list[Event], seat: int, code: str, by: str
-) -> Published:
-    game_rows.append_action(s, game, seat, code, by)
+def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, events: list[Event], seat: int) -> Published:
+    """Advance the game and queue what the move shows; the caller writes it all with `save_move`."""
+    outbox.buffer(s)
+    game.seq += 1
     result = get_game(game.kind).result(state)
     if result is not None:
         game.status = "finished"

@@ -8,7 +8,7 @@ import zlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, or_, select
+from sqlalchemy import Connection, Row, event, or_, select
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
@@ -39,19 +39,43 @@ def enqueue(
     ref: str | None = None,
     is_group: bool = False,
     photo: bytes | None = None,
-) -> OutboxRow:
-    row = OutboxRow(
-        platform=platform,
-        chat=chat,
-        shard=shard_of(chat),
-        op=op,
-        payload=payload or {},
-        ref=ref,
-        is_group=is_group,
-        photo=photo,
-    )
-    s.add(row)
-    return row
+) -> None:
+    """Queue a message in the caller's transaction (kept for `take_buffered` while the transaction buffers)."""
+    values = {
+        "platform": platform,
+        "chat": chat,
+        "shard": shard_of(chat),
+        "is_group": is_group,
+        "op": op,
+        "ref": ref,
+        "payload": payload or {},
+        "photo": photo,
+    }
+    buffered = s.info.get(_BUFFER)
+    if buffered is not None:
+        buffered.append(values)
+    else:
+        s.add(OutboxRow(**values))
+
+
+_BUFFER = "outbox_rows"
+
+
+def buffer(s: Session) -> None:
+    """Keep this transaction's outbox rows for `take_buffered` instead of adding them to the session, so that a move
+    writes them in the same statement as its log entry (`service.store.games.save_move`)."""
+    s.info[_BUFFER] = []
+
+
+def take_buffered(s: Session) -> list[dict[str, Any]]:
+    """The rows kept since `buffer`, in order; the transaction stops buffering."""
+    return s.info.pop(_BUFFER, None) or []
+
+
+@event.listens_for(Session, "before_commit")
+def _nothing_left_buffered(s: Session) -> None:
+    if s.info.get(_BUFFER):
+        raise RuntimeError("outbox rows buffered but never written: call take_buffered before commit")
 
 
 def upsert_if_changed(
@@ -90,11 +114,11 @@ def upsert(
     *,
     is_group: bool = False,
     photo: bytes | None = None,
-) -> OutboxRow:
+) -> None:
     """Queue an edit-in-place of `ref` (a send if it was never sent). Edits of one `ref` waiting together are
     superseded by the newest at delivery (`workers.delivery`): the chat sees only the newest content (fewer edits,
     and a backlog behind the platform's rate limits shrinks instead of growing)."""
-    return enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
+    enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
 
 
 def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500) -> list[tuple[str, str]]:
