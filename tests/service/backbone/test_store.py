@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 
 from service.store import NotMigrated, dispose_all, ensure_migrated, migrate, session_scope
-from service.store.models import ActionRow, Deadline, GameRow
+from service.store.models import ActionRow, Deadline, GameRow, OutboxRow
 
 
 def test_unmigrated_database_is_refused_then_migrate_fixes_it(tmp_path, monkeypatch):
@@ -68,3 +68,21 @@ def test_commands_are_refused_on_an_unmigrated_database(tmp_path, monkeypatch):
     finally:
         get_settings.cache_clear()
         dispose_all()
+
+
+@pytest.mark.parametrize("backbone", ["backbone_local", "backbone_pg"])
+def test_outbox_rows_buffered_for_a_move_and_never_written_fail_the_commit(backbone, request):
+    """A move's outbox rows are kept for `save_move`; forgetting to write them must not lose them silently."""
+    from service.store import outbox
+
+    request.getfixturevalue(backbone)
+    with pytest.raises(RuntimeError, match="buffered"), session_scope() as s:
+        outbox.buffer(s)
+        outbox.enqueue(s, "rec", "c1", "send", {"text": "lost?"})
+    with session_scope() as s:
+        outbox.buffer(s)
+        outbox.enqueue(s, "rec", "c1", "send", {"text": "kept"})
+        assert [r["payload"] for r in outbox.take_buffered(s)] == [{"text": "kept"}]
+        outbox.enqueue(s, "rec", "c1", "send", {"text": "plain"})  # no longer buffering: an ordinary row
+    with session_scope() as s:
+        assert [r.payload["text"] for r in s.query(OutboxRow).all()] == ["plain"]
