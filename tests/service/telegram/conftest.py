@@ -17,7 +17,7 @@ from service.chat import registry  # noqa: E402
 from service.settings import get_settings  # noqa: E402
 from service.telegram.adapter import TelegramAdapter  # noqa: E402
 
-__all__ = ["fake_api", "telegram_backbone"]
+__all__ = ["fake_api", "telegram_backbone", "telegram_local"]
 
 
 @pytest.fixture
@@ -34,3 +34,20 @@ def telegram_backbone(
     registry.register("telegram", lambda: adapter)
     yield fake_api
     get_settings.cache_clear()
+
+
+@pytest.fixture
+def telegram_local(
+    backbone_local: object, fake_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[FakeBotApi]:
+    """The embedded backbone (SQLite, in-process tasks) delivering through the configured TelegramAdapter to the fake
+    server, rate limits off on both sides."""
+    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+    for var in ("TELEGRAM_CHAT_INTERVAL", "TELEGRAM_GROUP_INTERVAL", "TELEGRAM_GLOBAL_INTERVAL"):
+        monkeypatch.setenv(var, "0")
+    monkeypatch.setenv("TELEGRAM_TOKEN", fake_api.token)
+    monkeypatch.setenv("TELEGRAM_BASE_URL", fake_api.base_url)
+    get_settings.cache_clear()
+    registry.register("telegram", TelegramAdapter)
+    yield fake_api
+    registry.register("telegram", TelegramAdapter)  # drop the instance bound to this test's fake server

@@ -3,32 +3,12 @@ the backbone's outbox and the Telegram adapter, with a button that opens the dir
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
-from fake_bot_api import FakeBotApi, RateLimits
+from fake_bot_api import FakeBotApi
 from telegram_gateway_runner import GatewayThread
 
-from service.chat import registry
-from service.settings import get_settings
-from service.telegram.adapter import TelegramAdapter
 
-FAST = {"TELEGRAM_CHAT_INTERVAL": "0", "TELEGRAM_GROUP_INTERVAL": "0", "TELEGRAM_GLOBAL_INTERVAL": "0"}
-
-
-@pytest.fixture
-def local(backbone_local: Any, fake_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch) -> Any:
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
-    for key, value in {**FAST, "TELEGRAM_TOKEN": fake_api.token, "TELEGRAM_BASE_URL": fake_api.base_url}.items():
-        monkeypatch.setenv(key, value)
-    get_settings.cache_clear()
-    registry.register("telegram", TelegramAdapter)
-    yield fake_api
-    registry.register("telegram", TelegramAdapter)  # drop the instance bound to this test's fake server
-
-
-def test_typed_join_gets_a_deep_link_and_a_tapped_join_does_not(local: FakeBotApi) -> None:
-    api = local
+def test_typed_join_gets_a_deep_link_and_a_tapped_join_does_not(telegram_local: FakeBotApi) -> None:
+    api = telegram_local
     ann, bob, carol = api.add_user("Ann"), api.add_user("Bob"), api.add_user("Carol")
     group = api.add_group("Table", [ann, bob, carol])
     with GatewayThread(api.token, api.base_url):
