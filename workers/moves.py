@@ -29,7 +29,7 @@ from service.store.models import GameRow
 from service.store.users import user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
-from workers.queue import enqueue, request_delivery
+from workers.queue import enqueue, handing_on, request_delivery
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
@@ -85,8 +85,10 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
     if not cmd.get("is_group") and user.direct_chat is None:
         user.direct_chat = cmd["chat"]
-    locked = game_rows.lock_with_table(s, int(cmd["game_id"]), detach=True)
+    locked = game_rows.lock_with_table(s, int(cmd["game_id"]))
     game, table = locked if locked is not None else (None, None)
+    if table is not None:  # the tapper as this transaction sees them (their direct chat may be new)
+        table.users = {seat: user if row.id == user.id else row for seat, row in table.users.items()}
     lang = user.language or (game.language if game else None)
     if game is None or table is None or game.status not in ("active", "finished"):
         return _notice(s, cmd, lang, "notice.no_game", "no_game")
@@ -110,7 +112,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
     get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
     published = _record(s, game, table, state, events, mine.seat)
-    game_rows.save_move(s, game, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
+    game_rows.save_move(s, game, table, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
     return Outcome("applied", published.chats, game=game, state=state, published=published)
 
 
@@ -127,7 +129,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
     """A bot seat's move (`by="bot"`, valid only at game seq `seq`) or a timed-out seat's default (`by="timeout"`,
     valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing."""
     with session_scope() as s:
-        locked = game_rows.lock_with_table(s, game_id, detach=True)
+        locked = game_rows.lock_with_table(s, game_id)
         if locked is None or locked[0].status != "active":
             return Outcome("stale")
         game, table = locked
@@ -158,7 +160,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
                 is_group=chat.is_group,
             )
             published.chats.add((chat.platform, chat.platform_id))
-        game_rows.save_move(s, game, seat, code, by, outbox.take_buffered(s))
+        game_rows.save_move(s, game, table, seat, code, by, outbox.take_buffered(s))
     return after_commit(game, state, published)
 
 
@@ -228,10 +230,12 @@ def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, event
 
 
 def after_commit(game: GameRow, state: Any, published: Published, bot_delay: float | None = None) -> Outcome:
-    sessions = get_sessions()
-    sessions.put_game(game.id, game.seq, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL), published.meta)
-    _deliver(published.chats)
-    schedule_bot(game, state, bot_delay)
+    """Cache the state, ask for delivery and hand on the next bot move: one Redis round trip (`handing_on`)."""
+    blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    with handing_on():
+        get_sessions().put_game(game.id, game.seq, blob, published.meta)
+        _deliver(published.chats)
+        schedule_bot(game, state, bot_delay)
     return Outcome("applied", published.chats)
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, LargeBinary, TextClause, bindparam, select, text
+from sqlalchemy import JSON, LargeBinary, Select, TextClause, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -50,30 +50,59 @@ class Table:
     chat: Chat
     seats: list[Seat]
     users: dict[int, User]
+    prompts: dict[int, tuple[int | None, str | None]] = field(default_factory=dict)  # as loaded, for `save_move`
 
 
-def lock_with_table(s: Session, game_id: int, detach: bool = False) -> tuple[GameRow, Table] | None:
-    """`lock_game` in the same round trip as its table: the game row locked, with its chat, seats and users.
-    `detach`: the game row is not tracked by the session (a move writes it with `save_move`)."""
-    stmt = (
-        select(GameRow, Chat, Seat, User)
-        .outerjoin(Chat, Chat.id == GameRow.chat_id)
-        .outerjoin(Seat, Seat.game_id == GameRow.id)
-        .outerjoin(User, User.id == Seat.user_id)
-        .where(GameRow.id == game_id)
-        .order_by(Seat.seat)
-    )
-    if s.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update(of=GameRow)
-    rows = s.execute(stmt.execution_options(populate_existing=True)).all()
+def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
+    """The game row locked until the transaction ends (as `lock_game`), with its chat, seats and users, in one
+    round trip. They come as plain rows made into objects the session does not track: a move changes only the game
+    row and its seats' prompts, and `save_move` writes those (the ORM's loading and flush cost more than the move)."""
+    on_pg = s.get_bind().dialect.name == "postgresql"
+    rows = s.connection().execute(_table_statement(on_pg), {"id": game_id}).all()
     if not rows:
         return None
-    game, chat = rows[0][0], rows[0][1]
-    if detach:
-        s.expunge(game)
-    seats = [seat for _, _, seat, _ in rows if seat is not None]
-    users = {seat.seat: user for _, _, seat, user in rows if seat is not None and user is not None}
-    return game, Table(chat, seats, users)
+    game, chat = _made(GameRow, rows[0]), _made(Chat, rows[0])
+    seats: list[Seat] = []
+    users: dict[int, User] = {}
+    for row in rows:
+        seat = _made(Seat, row)
+        if seat is not None:
+            seats.append(seat)
+            user = _made(User, row)
+            if user is not None:
+                users[seat.seat] = user
+    prompts = {seat.seat: (seat.prompt_seq, seat.prompt_sig) for seat in seats}
+    return game, Table(chat, seats, users, prompts)
+
+
+_LOADED = (GameRow, Chat, Seat, User)
+_KEYS = {model: [c.key for c in model.__table__.c if c.key not in ("created", "updated")] for model in _LOADED}
+_AT = {  # where each model's columns start in a row of `_table_statement`
+    model: sum(len(_KEYS[m]) for m in _LOADED[: _LOADED.index(model)]) for model in _LOADED
+}
+
+
+def _made(model: type[Any], row: Any) -> Any:
+    """The `model` object in a row of `_table_statement`, or None where the outer join found none (its id NULL)."""
+    at = _AT[model]
+    if row[at] is None:  # the id, first of the columns
+        return None
+    return model(**dict(zip(_KEYS[model], row[at : at + len(_KEYS[model])], strict=True)))
+
+
+@cache
+def _table_statement(on_pg: bool) -> Select[Any]:
+    games, chats, seats, users = (model.__table__ for model in _LOADED)
+    stmt = (
+        select(*(model.__table__.c[key] for model in _LOADED for key in _KEYS[model]))
+        .select_from(games)
+        .outerjoin(chats, chats.c.id == games.c.chat_id)
+        .outerjoin(seats, seats.c.game_id == games.c.id)
+        .outerjoin(users, users.c.id == seats.c.user_id)
+        .where(games.c.id == bindparam("id"))
+        .order_by(seats.c.seat)
+    )
+    return stmt.with_for_update(of=games) if on_pg else stmt
 
 
 def action_log(s: Session, game_id: int) -> list[tuple[int, str]]:
@@ -90,10 +119,14 @@ _OUTBOX_COLUMNS = ("platform", "chat", "shard", "is_group", "op", "ref", "payloa
 _OUTBOX_SQL = f"INSERT INTO outbox ({', '.join(_OUTBOX_COLUMNS)}, status, attempts, created) VALUES "
 
 
-def save_move(s: Session, game: GameRow, seat: int, code: str, by: str, rows: list[dict[str, Any]]) -> None:
-    """Write a move: its log entry (at `game.seq`), the game row's new fields and its outbox rows, in the caller's
-    transaction. On PostgreSQL one statement (the writes as CTEs): through the ORM's flush the same writes cost twice
-    the CPU and two more round trips, on every move. `game` comes detached from `lock_with_table`."""
+def save_move(
+    s: Session, game: GameRow, table: Table, seat: int, code: str, by: str, rows: list[dict[str, Any]]
+) -> None:
+    """Write a move: its log entry (at `game.seq`), the game row's new fields, the seats whose prompt changed and the
+    outbox rows, in the caller's transaction. On PostgreSQL one statement (the writes as CTEs): through the ORM's
+    flush the same writes cost twice the CPU and two more round trips, on every move. `game` and `table` come from
+    `lock_with_table`."""
+    changed = [row for row in table.seats if table.prompts.get(row.seat) != (row.prompt_seq, row.prompt_sig)]
     params: dict[str, Any] = {
         "id": game.id,
         "seq": game.seq,
@@ -106,23 +139,35 @@ def save_move(s: Session, game: GameRow, seat: int, code: str, by: str, rows: li
         "code": code,
         "by": by,
     }
+    for n, row in enumerate(changed):
+        params.update({f"s{n}": row.seat, f"ps{n}": row.prompt_seq, f"sig{n}": row.prompt_sig})
     for n, row in enumerate(rows):
         params.update({f"{column}{n}": row[column] for column in _OUTBOX_COLUMNS})
+    conn = s.connection()
     if s.get_bind().dialect.name == "postgresql":
-        s.execute(_move_statement(len(rows)), params)
-        return
-    s.execute(_typed(text(_GAME_SQL), range(0), game=True), params)
-    s.execute(text(_ACTION_SQL), params)
-    for n in range(len(rows)):
-        s.execute(_typed(text(_OUTBOX_SQL + _outbox_values(n)), range(n, n + 1), game=False), params)
+        conn.execute(_move_statement(len(changed), len(rows)), params)
+    else:
+        conn.execute(_typed(text(_GAME_SQL), range(0), game=True), params)
+        conn.execute(text(_ACTION_SQL), params)
+        for n in range(len(changed)):
+            conn.execute(text(_seat_sql(n)), params)
+        for n in range(len(rows)):
+            conn.execute(_typed(text(_OUTBOX_SQL + _outbox_values(n)), range(n, n + 1), game=False), params)
+    table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}
 
 
 @cache
-def _move_statement(rows: int) -> TextClause:
-    """UPDATE games, INSERT actions and INSERT outbox (`rows` rows) as one PostgreSQL statement."""
-    sql = f"WITH g AS ({_GAME_SQL}), a AS ({_ACTION_SQL}) "
+def _move_statement(seats: int, rows: int) -> TextClause:
+    """UPDATE games, INSERT actions, UPDATE `seats` seats and INSERT outbox (`rows` rows) as one PostgreSQL
+    statement."""
+    ctes = [f"g AS ({_GAME_SQL})", f"a AS ({_ACTION_SQL})", *(f"s{n} AS ({_seat_sql(n)})" for n in range(seats))]
+    sql = f"WITH {', '.join(ctes)} "
     sql += _OUTBOX_SQL + ", ".join(_outbox_values(n) for n in range(rows)) if rows else "SELECT 1"
     return _typed(text(sql), range(rows), game=True)
+
+
+def _seat_sql(n: int) -> str:
+    return f"UPDATE seats SET prompt_seq = :ps{n}, prompt_sig = :sig{n} WHERE game_id = :id AND seat = :s{n}"
 
 
 def _outbox_values(n: int) -> str:
