@@ -16,12 +16,12 @@ import structlog
 from celery.signals import worker_ready, worker_shutdown
 
 from service.sessions import get_sessions
-from workers.queue import enqueue
+from workers.queue import enqueue, handing_on
 
 log = structlog.get_logger(__name__)
 LEASE = 30.0  # seconds before a claimed but unpublished task is due again
 BATCH = 200
-IDLE = 0.01  # seconds between passes that found nothing due
+IDLE = 0.01  # seconds between passes
 
 _stop = threading.Event()
 
@@ -30,22 +30,25 @@ def release_due(now: float | None = None) -> int:
     """One pass: publish every task due by `now` (at most BATCH); returns how many."""
     sessions = get_sessions()
     claimed = sessions.claim_due(time.time() if now is None else now, LEASE, BATCH)
-    for member, _ in claimed:
-        item = json.loads(member)
-        enqueue(item["task"], **item["kwargs"])
+    with handing_on():  # the pass's messages in one round trip to the broker
+        for member, _ in claimed:
+            item = json.loads(member)
+            enqueue(item["task"], **item["kwargs"])
     if claimed:
         sessions.release_due([member for member, _ in claimed], claimed[0][1])
     return len(claimed)
 
 
 def run_loop(stop: threading.Event) -> None:
+    """A pass every IDLE seconds (at once again if it took a full batch): what falls due meanwhile goes out
+    together, which costs far less per task than a pass for each."""
     while not stop.is_set():
         try:
-            busy = release_due() > 0
+            full = release_due() >= BATCH
         except Exception:  # a Redis hiccup must not end the loop: the tasks wait in Redis
             log.exception("due_tasks.pass_failed")
-            busy = False
-        if not busy:
+            full = False
+        if not full:
             stop.wait(IDLE)
 
 

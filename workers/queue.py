@@ -16,6 +16,8 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from service.settings import get_settings
@@ -39,12 +41,11 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
     if task in TIMED:
         kwargs["enqueued_at"] = time.time() + (countdown or 0.0)  # when it is due
     if settings.celery_broker_url:
-        from workers.app import configure
-
-        configure()
-        tasks.TASKS[task].apply_async(
-            kwargs=kwargs, countdown=countdown, queue=queue_of(task, kwargs), kwargsrepr=shown(kwargs)
-        )
+        later: list[tuple[str, dict[str, Any]]] | None = getattr(_local, "later", None)
+        if later is not None and not countdown:
+            later.append((task, kwargs))
+        else:
+            _publish(task, kwargs, countdown)
         return
     jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)
     if jobs is not None:  # already draining in this thread: append, the loop below picks it up
@@ -61,20 +62,72 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
         _local.jobs = None
 
 
+def _publish(task: str, kwargs: dict[str, Any], countdown: float | None = None, producer: Any = None) -> None:
+    from workers import tasks
+    from workers.app import configure
+
+    configure()
+    tasks.TASKS[task].apply_async(
+        kwargs=kwargs,
+        countdown=countdown,
+        queue=queue_of(task, kwargs),
+        argsrepr="()",
+        kwargsrepr=shown(kwargs),
+        producer=producer,
+    )
+
+
+def publish_now(jobs: list[tuple[str, dict[str, Any]]]) -> None:
+    """Publish tasks to the broker together: one producer, their messages sent in one round trip."""
+    if len(jobs) == 1:
+        _publish(*jobs[0])
+        return
+    from workers.app import configure
+
+    with configure().producer_or_acquire() as producer, producer.batch():
+        for task, kwargs in jobs:
+            _publish(task, kwargs, producer=producer)
+
+
+@contextmanager
+def handing_on() -> Iterator[None]:
+    """A block that hands work on together: its session writes (a move's cached state, work scheduled for later,
+    delivery requests) go to Redis in one round trip when it ends, and only then are the tasks it enqueued for now
+    published (a task must find the state the block cached)."""
+    if getattr(_local, "later", None) is not None:  # nested: the outer block hands on
+        yield
+        return
+    from service.sessions import get_sessions
+
+    _local.later = later = []
+    try:
+        with get_sessions().pipelined():
+            yield
+    finally:
+        _local.later = None
+    if later:
+        publish_now(later)
+
+
 def queue_of(task: str, kwargs: dict[str, Any]) -> str | None:
     """The Celery queue for a task: a gateway's own for its platform's deliveries, else None (the default queue)."""
     return GATEWAY_QUEUES.get(kwargs.get("platform", "")) if task == "deliver" else None
 
 
 def schedule(task: str, countdown: float, kwargs: dict[str, Any]) -> None:
-    """Publish `task` in `countdown` seconds (see the module's docstring). A timed task gets a nonce so that two
-    identical ones both run; other identical requests (a chat's delivery) collapse into one."""
+    """Publish `task` in `countdown` seconds (see the module's docstring)."""
     from service.sessions import get_sessions
 
+    get_sessions().schedule(*due_entry(task, countdown, kwargs))
+
+
+def due_entry(task: str, countdown: float, kwargs: dict[str, Any]) -> tuple[str, float]:
+    """The member and due time that schedule `task`. A timed task gets a nonce so that two identical ones both run;
+    other identical requests (a chat's delivery) collapse into one."""
     item: dict[str, Any] = {"task": task, "kwargs": kwargs}
     if task in TIMED:
         item["nonce"] = secrets.token_hex(4)
-    get_sessions().schedule(json.dumps(item, sort_keys=True, separators=(",", ":")), time.time() + countdown)
+    return json.dumps(item, sort_keys=True, separators=(",", ":")), time.time() + countdown
 
 
 def shown(kwargs: dict[str, Any]) -> str:
@@ -94,10 +147,16 @@ def request_delivery(platform: str, chat: str) -> None:
         from service.sessions import get_sessions
         from service.store.outbox import shard_of
 
+        settings = get_settings()
         shard = shard_of(chat)
-        if get_sessions().mark(delivery_mark(platform, shard), ttl=COALESCE_TTL):
-            # after a short window, so that one task sends what several moves queued (nobody notices 50 ms)
-            enqueue("deliver", countdown=get_settings().delivery_batch_window or None, platform=platform, shard=shard)
+        mark = delivery_mark(platform, shard)
+        # after a short window, so that one task sends what several moves queued (nobody notices 50 ms)
+        window = settings.delivery_batch_window
+        if window and settings.redis_url:  # what `enqueue` would do, with the mark in the same round trip
+            entry = due_entry("deliver", window, {"platform": platform, "shard": shard})
+            get_sessions().schedule_unless_marked(mark, COALESCE_TTL, *entry)
+        elif get_sessions().mark(mark, ttl=COALESCE_TTL):
+            enqueue("deliver", countdown=window or None, platform=platform, shard=shard)
         return
     enqueue("deliver", platform=platform, chat=chat)
 

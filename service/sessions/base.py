@@ -7,7 +7,7 @@ seq and are used only when it equals the database's; message ids are also in `se
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 
@@ -37,6 +37,11 @@ class Sessions(ABC):
         """`put_state` and `put_meta` together (one round trip where the backend allows)."""
         self.put_state(game_id, seq, blob)
         self.put_meta(game_id, meta)
+
+    def pipelined(self) -> AbstractContextManager[None]:
+        """A block whose writes (`put_game`, `schedule`, `schedule_unless_marked`) this thread sends together when
+        it ends: one round trip for everything a move hands on. Reads inside it are not affected."""
+        return nullcontext()
 
     # --- per-chat and per-user UI state (open submenu, Matrix number → button data, …) -----------
     @abstractmethod
@@ -85,6 +90,12 @@ class Sessions(ABC):
     def schedule(self, member: str, due: float) -> None:
         """Keep `member` (an opaque text, e.g. a task and its arguments) until the time `due` (epoch seconds).
         Scheduling the same member again moves it to the new time."""
+
+    def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
+        """`schedule(member, due)` only if `mark(key, ttl)` sets the key: requests that coalesce (one delivery
+        waiting per shard)."""
+        if self.mark(key, ttl):
+            self.schedule(member, due)
 
     @abstractmethod
     def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:

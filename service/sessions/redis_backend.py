@@ -4,6 +4,7 @@ message ids (also in the database) so an abandoned game's cache ages out."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -62,6 +63,11 @@ return 1
 """
 DUE_KEY = P + "due"
 
+_SCHEDULE_UNLESS_MARKED = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2]) end
+return 1
+"""
+
 
 class RedisSessions(Sessions):
     def __init__(self, url: str) -> None:
@@ -70,6 +76,7 @@ class RedisSessions(Sessions):
         self._penalize = self.client.register_script(_PENALIZE)
         self._claim = self.client.register_script(_CLAIM)
         self._release = self.client.register_script(_RELEASE)
+        self._local = threading.local()  # .pipe: the open `pipelined` block's pipeline
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         raw = self.client.get(f"{P}state:{game_id}")
@@ -92,10 +99,22 @@ class RedisSessions(Sessions):
         self.client.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
 
     def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        pipe.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
-        pipe.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
-        pipe.execute()
+        with self.pipelined():
+            pipe = self._local.pipe
+            pipe.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
+            pipe.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+
+    @contextmanager
+    def pipelined(self) -> Iterator[None]:
+        if getattr(self._local, "pipe", None) is not None:  # nested: the outer block sends
+            yield
+            return
+        self._local.pipe = self.client.pipeline(transaction=False)
+        try:
+            yield
+            self._local.pipe.execute()
+        finally:
+            self._local.pipe = None
 
     def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
         raw = self.client.get(f"{P}ui:{scope}:{key}")
@@ -145,7 +164,12 @@ class RedisSessions(Sessions):
         self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])
 
     def schedule(self, member: str, due: float) -> None:
-        self.client.zadd(DUE_KEY, {member: due})
+        (getattr(self._local, "pipe", None) or self.client).zadd(DUE_KEY, {member: due})
+
+    def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
+        # EVAL, not a registered script: in a pipeline redis-py would first ask whether the script is loaded
+        target = getattr(self._local, "pipe", None) or self.client
+        target.eval(_SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due))
 
     def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         until = now + lease

@@ -192,17 +192,30 @@ def test_a_shard_sender_drains_many_chats_in_order_while_some_wait_for_their_rat
         assert s.query(OutboxRow).filter_by(status="pending").count() == 0
 
 
-def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(backbone_pg, monkeypatch):
+@pytest.mark.parametrize("window", ["0.05", "0"])
+def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(backbone_pg, monkeypatch, window):
+    """Ten chats in two shards ask for delivery: one deliver task per shard, scheduled after the batch window (or
+    published at once without one)."""
+    import json
+
+    from service.sessions import get_sessions
     from workers import queue as work_queue
 
     monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
     monkeypatch.setenv("DELIVERY_SHARDS", "2")
+    monkeypatch.setenv("DELIVERY_BATCH_WINDOW", window)
     get_settings.cache_clear()
-    asked: list[dict] = []
-    monkeypatch.setattr(work_queue, "enqueue", lambda task, **kw: asked.append({"task": task, **kw}))
+    published: list[dict] = []
+    monkeypatch.setattr(work_queue, "_publish", lambda task, kwargs, *a, **kw: published.append({"task": task, **kwargs}))
     chats = [f"c{i}" for i in range(10)]
-    for chat in chats:
+    with work_queue.handing_on():  # as a move asks: in one round trip
+        for chat in chats[:5]:
+            work_queue.request_delivery("rec", chat)
+    for chat in chats[5:]:
         work_queue.request_delivery("rec", chat)
     shards = {outbox.shard_of(chat) for chat in chats}
     assert shards == {0, 1}
+    due = [json.loads(member) for member, _ in get_sessions().claim_due(time.time() + 60, 30, 100)]
+    asked = published + [{"task": d["task"], **d["kwargs"]} for d in due]
     assert sorted(a["shard"] for a in asked) == [0, 1] and {a["task"] for a in asked} == {"deliver"}
+    assert (published == []) == (window != "0")
