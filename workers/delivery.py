@@ -127,13 +127,23 @@ def deliver_shard(platform: str, shard: int) -> int:
             by_chat: dict[str, list[Any]] = {}
             for row in rows:
                 by_chat.setdefault(row.chat, []).append(row)
+            plan: list[tuple[Any, str | None]] = []  # the rows each chat may send now, in order
             for chat, chat_rows in by_chat.items():
                 for row in _newest_edits(chat_rows, superseded):
-                    delay = _attempt(adapter, row, settings, sent)
+                    delay, real_chat = _ready(adapter, row, settings)
                     if delay > 0:
                         waits[chat] = delay
                         break
+                    plan.append((row, real_chat))
+            # one call into the adapters' event loop for the whole batch (a call per row cost more than the send)
+            outcomes = run(_perform(adapter, plan))
+            for (row, real_chat), outcome in zip(plan, outcomes, strict=True):
+                if row.chat in waits and outcome is None:  # not tried: an earlier row of its chat must wait
+                    continue
+                if _book(row, real_chat, outcome, sent):
                     handled += 1
+                else:
+                    waits[row.chat] = RETRY_SOON
             if len(rows) < SHARD_BATCH:  # all seen; rows committed later come with their own request
                 break
             if time.monotonic() - started > SHARD_BUDGET:  # a long backlog: let other tasks have the worker
@@ -151,14 +161,48 @@ def deliver_shard(platform: str, shard: int) -> int:
 def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, sent: list[int]) -> float:
     """Try to send one row: 0 when it is done (sent, or failed for good), else the seconds to wait before the
     chat may try again (its `not_before`, a rate bucket, a 429 or a network error)."""
+    delay, real_chat = _ready(adapter, row, settings)
+    if delay > 0:
+        return delay
+    outcome = run(_perform(adapter, [(row, real_chat)]))[0]
+    return 0.0 if _book(row, real_chat, outcome, sent) else RETRY_SOON
+
+
+def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, str | None]:
+    """(0, the chat to send to) when the row may be sent now, taking its rate; else (seconds to wait, None)."""
     delay = _due_in(row)
     if delay > 0:
-        return delay
+        return delay, None
     real_chat = _resolve_chat(adapter, row)
     delay = get_sessions().take(buckets(settings, row.platform, real_chat or row.chat, row.is_group))
-    if delay > 0:
-        return delay
-    return 0.0 if _send_row(adapter, row, real_chat, sent) else RETRY_SOON
+    return (delay, None) if delay > 0 else (0.0, real_chat)
+
+
+Outcome = tuple[str | None, bool] | BaseException | None  # (message id, whether it is new) | the error | not tried
+
+
+async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[Outcome]:
+    """Send the planned rows in order (a few quick retries on network errors). After a row of a chat fails, the
+    chat's later rows are not tried (None): a chat's messages keep their order."""
+    outcomes: list[Outcome] = []
+    failed: set[str] = set()
+    for row, chat in plan:
+        if row.chat in failed:
+            outcomes.append(None)
+            continue
+        try:
+            if chat is None:
+                raise PermanentError("the bot cannot write to this user yet")
+            outcomes.append(await _call_with_retries(adapter, row, chat))
+        except (RateLimited, TransientError, PermanentError) as exc:
+            outcomes.append(exc)
+            if not isinstance(exc, PermanentError):
+                failed.add(row.chat)
+        except Exception as exc:  # an adapter's bug must not lose the batch's bookkeeping: retried, then failed
+            log.warning("outbox.unexpected", row=row.id, platform=row.platform, error=type(exc).__name__)
+            outcomes.append(TransientError(f"unexpected {type(exc).__name__}"))
+            failed.add(row.chat)
+    return outcomes
 
 
 def _due_in(row: Any) -> float:
@@ -202,34 +246,36 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
     request_delivery(row.platform, group)
 
 
-def _send_row(adapter: ChatAdapter, row: OutboxRow, chat: str | None, sent: list[int]) -> bool:
-    """True when the row is done (sent, or failed for good); False when it must be tried again later."""
+def _book(row: OutboxRow, chat: str | None, outcome: Outcome, sent: list[int]) -> bool:
+    """Record what sending a row did: True when the row is done (sent, or failed for good); False when it must be
+    tried again later (a 429, a network error, or not tried)."""
     sessions = get_sessions()
     settings = get_settings()
-    try:
-        if chat is None:
-            _ask_for_direct_chat(row)
-            raise PermanentError("the bot cannot write to this user yet")
-        message_id, new_id = _with_quick_retries(adapter, row, chat)
-    except RateLimited as exc:
-        # Telegram limits per chat; Synapse limits the sending account, so every room waits it out.
-        sessions.penalize("mx:global" if row.platform == "matrix" else f"{row.platform}:chat:{chat}", exc.retry_after)
+    if outcome is None:
         return False
-    except TransientError as exc:
+    if isinstance(outcome, RateLimited):
+        # Telegram limits per chat; Synapse limits the sending account, so every room waits it out.
+        bucket = "mx:global" if row.platform == "matrix" else f"{row.platform}:chat:{chat}"
+        sessions.penalize(bucket, outcome.retry_after)
+        return False
+    if isinstance(outcome, TransientError):
         with session_scope() as s:
             fresh = s.get(OutboxRow, row.id)
             fresh.attempts += 1
-            fresh.error = str(exc)[:500]
+            fresh.error = str(outcome)[:500]
             if fresh.attempts >= settings.outbox_max_attempts:
                 fresh.status = "failed"
             else:
                 fresh.not_before = utcnow() + timedelta(seconds=min(300.0, 2.0**fresh.attempts))
-        log.warning("outbox.transient", row=row.id, platform=row.platform, error=str(exc))
+        log.warning("outbox.transient", row=row.id, platform=row.platform, error=str(outcome))
         return fresh.status == "failed"
-    except PermanentError as exc:
-        _finish(row, "failed", error=str(exc)[:500])
-        log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(exc))
+    if isinstance(outcome, BaseException):  # PermanentError
+        if chat is None:
+            _ask_for_direct_chat(row)
+        _finish(row, "failed", error=str(outcome)[:500])
+        log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(outcome))
         return True
+    message_id, new_id = outcome
     if new_id:
         _finish(row, "sent", message_id=message_id, chat=chat)
     else:
@@ -264,8 +310,8 @@ def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
     wait=wait_exponential(multiplier=0.1, max=1.0),
     reraise=True,
 )
-def _with_quick_retries(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
-    return run(_call(adapter, row, chat))
+async def _call_with_retries(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
+    return await _call(adapter, row, chat)
 
 
 async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
