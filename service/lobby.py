@@ -190,7 +190,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         _show(s, game, chat)
     from service.sessions import get_sessions
 
-    get_sessions().drop_state(game_id)
+    get_sessions().forget_game(game_id)
     _deliver(chat.platform, chat.platform_id)
     return "ok"
 

@@ -199,15 +199,22 @@ def _drain() -> None:
 
 
 def _cleanup(run: str) -> None:
+    """Delete the run's games, chats and outbox, and what Redis keeps of them (cached states, message ids)."""
+    from service.sessions import get_sessions
     from service.store import session_scope
     from service.store.models import Chat, GameRow, OutboxRow, SentMessage
 
     with session_scope() as s:
         chat_ids = select(Chat.id).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%"))
+        game_ids = list(s.scalars(select(GameRow.id).where(GameRow.chat_id.in_(chat_ids))))
         s.execute(delete(GameRow).where(GameRow.chat_id.in_(chat_ids)))
         s.execute(delete(OutboxRow).where(OutboxRow.platform == "bench"))
         s.execute(delete(SentMessage).where(SentMessage.platform == "bench"))
         s.execute(delete(Chat).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%")))
+    sessions = get_sessions()
+    for game_id in game_ids:
+        sessions.forget_game(game_id)
+    sessions.forget_messages("bench")
 
 
 def pipeline(argv: list[str] | None = None) -> dict[str, float]:

@@ -23,7 +23,8 @@ class Sessions(ABC):
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None: ...
 
     @abstractmethod
-    def drop_state(self, game_id: int) -> None: ...
+    def forget_game(self, game_id: int) -> None:
+        """Drop the game's cached state and meta (an aborted game; the benchmark's games)."""
 
     # --- what a gateway may check cheaply (see service.dispatch.precheck) -------------------------
     @abstractmethod
@@ -60,6 +61,10 @@ class Sessions(ABC):
 
     @abstractmethod
     def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None: ...
+
+    @abstractmethod
+    def forget_messages(self, platform: str) -> None:
+        """Drop every message id kept for `platform` (the benchmark's null platform, after a run)."""
 
     # --- coordination ------------------------------------------------------------------------------
     @abstractmethod

@@ -30,8 +30,9 @@ class MemorySessions(Sessions):
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
         self._states[game_id] = (seq, blob)
 
-    def drop_state(self, game_id: int) -> None:
+    def forget_game(self, game_id: int) -> None:
         self._states.pop(game_id, None)
+        self._meta.pop(game_id, None)
 
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
         meta = self._meta.get(game_id)
@@ -61,6 +62,11 @@ class MemorySessions(Sessions):
 
     def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
         self._message_ids[(platform, chat, ref)] = message_id
+
+    def forget_messages(self, platform: str) -> None:
+        with self._mutex:
+            for key in [key for key in self._message_ids if key[0] == platform]:
+                del self._message_ids[key]
 
     @contextmanager
     def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:

@@ -88,8 +88,8 @@ class RedisSessions(Sessions):
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
         self.client.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
 
-    def drop_state(self, game_id: int) -> None:
-        self.client.delete(f"{P}state:{game_id}")
+    def forget_game(self, game_id: int) -> None:
+        self.client.delete(f"{P}state:{game_id}", f"{P}meta:{game_id}")
 
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
         raw = self.client.get(f"{P}meta:{game_id}")
@@ -132,6 +132,16 @@ class RedisSessions(Sessions):
 
     def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
         self.client.set(f"{P}msg:{platform}:{chat}:{ref}", message_id, ex=STATE_TTL)
+
+    def forget_messages(self, platform: str) -> None:
+        batch: list[bytes] = []
+        for key in self.client.scan_iter(match=f"{P}msg:{platform}:*", count=1000):
+            batch.append(key)
+            if len(batch) >= 1000:
+                self.client.unlink(*batch)
+                batch.clear()
+        if batch:
+            self.client.unlink(*batch)
 
     @contextmanager
     def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:

@@ -16,12 +16,28 @@ def sessions(request):
     return get_sessions()
 
 
-def test_state_cache_round_trip_and_drop(sessions):
+def test_state_cache_round_trip_and_forget(sessions):
     assert sessions.get_state(7) is None
     sessions.put_state(7, 12, b"\x00blob:with:colons")
     assert sessions.get_state(7) == (12, b"\x00blob:with:colons")
-    sessions.drop_state(7)
+    sessions.put_game(8, 3, b"eight", {"status": "active"})
+    sessions.forget_game(7)
     assert sessions.get_state(7) is None
+    assert sessions.get_state(8) == (3, b"eight") and sessions.get_meta(8) == {"status": "active"}
+    sessions.forget_game(8)
+    assert sessions.get_state(8) is None and sessions.get_meta(8) is None
+
+
+def test_a_pipelined_block_writes_when_it_ends(sessions):
+    """A move's writes (state, meta, scheduled work, a coalesced request) go together; all of them land."""
+    with sessions.pipelined():
+        sessions.put_game(9, 4, b"nine", {"seq": 4})
+        sessions.schedule("later", time.time() - 1)
+        sessions.schedule_unless_marked("shard:0", 30, "deliver-0", time.time() - 1)
+        sessions.schedule_unless_marked("shard:0", 30, "deliver-0-again", time.time() - 1)
+    assert sessions.get_state(9) == (4, b"nine") and sessions.get_meta(9) == {"seq": 4}
+    assert sorted(member for member, _ in sessions.claim_due(time.time(), 30, 10)) == ["deliver-0", "later"]
+    assert sessions.marked("shard:0")
 
 
 def test_ui_state_and_message_ids(sessions):
@@ -33,6 +49,10 @@ def test_ui_state_and_message_ids(sessions):
     sessions.clear_ui("user", "telegram:1")
     assert sessions.get_ui("user", "telegram:1") is None
     sessions.set_message_id("telegram", "-100", "board:1", "42")
+    assert sessions.get_message_id("telegram", "-100", "board:1") == "42"
+    sessions.set_message_id("bench", "b-1", "board:2", "7")
+    sessions.forget_messages("bench")
+    assert sessions.get_message_id("bench", "b-1", "board:2") is None
     assert sessions.get_message_id("telegram", "-100", "board:1") == "42"
 
 
