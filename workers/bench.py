@@ -32,7 +32,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seconds", type=float, default=20.0, help="measuring window of each phase")
     p.add_argument("--warmup", type=float, default=5.0)
-    p.add_argument("--capacity-games", type=int, default=1000, help="games played back to back for the maximum rate")
+    p.add_argument(
+        "--capacity-games", type=int, default=1000, help="games played back to back for the maximum rate (0: skip)"
+    )
     p.add_argument("--concurrency", type=int, default=2, help="worker processes (or threads)")
     p.add_argument("--pool", default="prefork", help="Celery pool: prefork, threads or solo")
     p.add_argument("--processes", type=int, default=1, help="worker processes (each with --concurrency)")
@@ -236,8 +238,10 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     try:
         noop_rate, noop_rt, noop_cpu = _noop_phase(args, delay, args.games)
         move_rate, move_rt, move_cpu = _game_phase(args, run, args.games, delay)
-        noop_max, _, _ = _noop_phase(args, 0.0, args.capacity_games)
-        move_max, _, _ = _game_phase(args, run, args.capacity_games, 0.0)
+        noop_max = move_max = float("nan")
+        if args.capacity_games:
+            noop_max, _, _ = _noop_phase(args, 0.0, args.capacity_games)
+            move_max, _, _ = _game_phase(args, run, args.capacity_games, 0.0)
     finally:
         for worker in workers:
             os.killpg(worker.pid, signal.SIGTERM)

@@ -21,7 +21,7 @@ from workers.queue import enqueue, handing_on
 log = structlog.get_logger(__name__)
 LEASE = 30.0  # seconds before a claimed but unpublished task is due again
 BATCH = 200
-IDLE = 0.01  # seconds between passes
+IDLE = 0.02  # seconds between passes
 
 _stop = threading.Event()
 
