@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     matrix_global_interval: float = 0.1
     outbox_max_attempts: int = 8
     delivery_shards: int = 4  # senders that may work at once per platform (each drains many chats); see outbox
-    delivery_batch_window: float = 0.05  # seconds a shard's delivery waits to gather more messages (with a broker)
+    delivery_batch_window: float = 0.1  # seconds a shard's delivery waits to gather more messages (with a broker)
 
 
 

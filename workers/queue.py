@@ -150,7 +150,7 @@ def request_delivery(platform: str, chat: str) -> None:
         settings = get_settings()
         shard = shard_of(chat)
         mark = delivery_mark(platform, shard)
-        # after a short window, so that one task sends what several moves queued (nobody notices 50 ms)
+        # after a short window, so that one task sends what several moves queued (nobody notices 100 ms)
         window = settings.delivery_batch_window
         if window and settings.redis_url:  # what `enqueue` would do, with the mark in the same round trip
             entry = due_entry("deliver", window, {"platform": platform, "shard": shard})
