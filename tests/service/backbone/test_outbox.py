@@ -192,6 +192,41 @@ def test_a_shard_sender_drains_many_chats_in_order_while_some_wait_for_their_rat
         assert s.query(OutboxRow).filter_by(status="pending").count() == 0
 
 
+def test_a_failure_in_a_shard_batch_holds_back_only_its_chat(backbone_pg, recording, monkeypatch):
+    """One batch, two chats: the first send (chat a's first row) gets a 429, then a row of chat b fails with an
+    adapter's unexpected error. Chat a's second row is not tried before its first; chat b's row counts as a network
+    error (kept, with the error's type and no more) while its other rows wait behind it; every row ends up sent once,
+    in order per chat."""
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    for n in range(3):
+        for chat in ("a", "b"):
+            with session_scope() as s:
+                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
+    recording.fail_next(RateLimited(0.2))
+    original = recording._record
+    broken = {"b #1"}
+
+    def record(method: str, chat: str, **kw):
+        if kw.get("text") in broken:
+            broken.clear()
+            raise ValueError("the adapter's own bug: secret text")
+        return original(method, chat, **kw)
+
+    monkeypatch.setattr(recording, "_record", record)
+    deliver_shard("rec", 0)
+    sent = [c.text for c in recording.calls]
+    assert [t for t in sent if t.startswith("a")] == ["a #0", "a #1", "a #2"]
+    assert [t for t in sent if t.startswith("b")] == ["b #0", "b #1", "b #2"]
+    assert sent.index("b #0") < sent.index("a #0")  # chat b was not held up by chat a's 429
+    with session_scope() as s:
+        rows = {r.payload["text"]: r for r in s.query(OutboxRow)}
+        assert {r.status for r in rows.values()} == {"sent"}
+        assert rows["b #1"].attempts == 1 and rows["b #1"].error == "unexpected ValueError"
+
+
 @pytest.mark.parametrize("window", ["0.05", "0"])
 def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(backbone_pg, monkeypatch, window):
     """Ten chats in two shards ask for delivery: one deliver task per shard, scheduled after the batch window (or
