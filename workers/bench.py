@@ -120,19 +120,34 @@ def _cpu_seconds() -> dict[str, float]:
     return used
 
 
+def _machine_ticks() -> tuple[int, int, int]:
+    """(busy, steal, total) clock ticks of all CPUs so far, from /proc/stat ((0, 0, 0) elsewhere)."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return 0, 0, 0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    steal = fields[7] if len(fields) > 7 else 0
+    return sum(fields[:8]) - idle - steal, steal, sum(fields[:8])
+
+
 def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], dict[str, float]]:
     """After the warm-up, the rate and round trips of task `name` over the measuring window, and the CPU
-    milliseconds spent per task by the worker, PostgreSQL and Redis."""
+    milliseconds spent per task by the worker, PostgreSQL and Redis; also how busy the whole machine was
+    ("machine_busy", "machine_steal": fractions of all its CPUs), to tell saturation and a noisy host apart."""
     from workers import metrics
 
     time.sleep(args.warmup)
     metrics.reset(name)
-    before = _cpu_seconds()
+    before, ticks_before = _cpu_seconds(), _machine_ticks()
     started = time.monotonic()
     time.sleep(args.seconds)
     values = metrics.read(name)
-    after = _cpu_seconds()
+    after, ticks_after = _cpu_seconds(), _machine_ticks()
     per_task = {k: (after[k] - before[k]) * 1000 / max(1, len(values)) for k in after}
+    busy, steal, total = (a - b for a, b in zip(ticks_after, ticks_before, strict=True))
+    per_task.update(machine_busy=busy / max(1, total), machine_steal=steal / max(1, total))
     return len(values) / (time.monotonic() - started), values, per_task
 
 
@@ -266,8 +281,9 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     for k in ("worker", "postgres", "redis"):
         f[f"move_cpu_{k}_ms"] = move_cpu[k]
         f[f"noop_cpu_{k}_ms"] = noop_cpu[k]
-    f["move_cpu_ms"] = sum(move_cpu.values())
-    f["noop_cpu_ms"] = sum(noop_cpu.values())
+    f["move_cpu_ms"] = sum(move_cpu[k] for k in ("worker", "postgres", "redis"))
+    f["noop_cpu_ms"] = sum(noop_cpu[k] for k in ("worker", "postgres", "redis"))
+    f["move_machine_busy"], f["noop_machine_busy"] = move_cpu["machine_busy"], noop_cpu["machine_busy"]
     f["cpu_ratio"] = f["move_cpu_ms"] / f["noop_cpu_ms"] if f["noop_cpu_ms"] else float("nan")
     print(
         f"pipeline: {args.game} games of {args.players} bots, {args.processes} worker process(es), "
@@ -276,11 +292,13 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     )
     print(
         f"  paced, {args.games} concurrent games offering {args.rate:.0f} moves/s: {move_rate:.0f} moves/s, "
-        f"round trip p50 {f['move_p50_ms']:.1f} ms, p99 {f['move_p99_ms']:.1f} ms"
+        f"round trip p50 {f['move_p50_ms']:.1f} ms, p99 {f['move_p99_ms']:.1f} ms; "
+        f"machine busy {move_cpu['machine_busy']:.0%} (steal {move_cpu['machine_steal']:.0%})"
     )
     print(
         f"  paced no-op, {args.games} chains at the same pace: {noop_rate:.0f} tasks/s, "
-        f"round trip p50 {f['noop_p50_ms']:.1f} ms, p99 {f['noop_p99_ms']:.1f} ms"
+        f"round trip p50 {f['noop_p50_ms']:.1f} ms, p99 {f['noop_p99_ms']:.1f} ms; "
+        f"machine busy {noop_cpu['machine_busy']:.0%} (steal {noop_cpu['machine_steal']:.0%})"
     )
     print(
         f"  capacity, {args.capacity_games} games back to back: {move_max:.0f} moves/s; "
