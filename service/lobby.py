@@ -209,7 +209,7 @@ def create_and_start(
     first_delay: float | None = None,
 ) -> int:
     """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id.
-    `bot_delay`: seconds a bot waits before each move (`first_delay`, if given, before the first one)."""
+    `bot_delay`: about how many seconds a bot waits before each move (`first_delay`, if given, before the first)."""
     with session_scope() as s:
         chat_row = chat_for(s, platform, chat, True)
         players = len(humans) + bots

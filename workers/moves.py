@@ -29,7 +29,7 @@ from service.store.models import GameRow
 from service.store.users import user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
-from workers.queue import enqueue, handing_on, request_delivery
+from workers.queue import enqueue, handing_on, paced, request_delivery
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
@@ -259,13 +259,14 @@ def resume_checked(game_id: int, seq: int) -> str:
 
 def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:
     """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move),
-    after the game's `bot_delay` seconds if set (a pace people in the chat can follow), or after `delay`."""
+    after about the game's `bot_delay` seconds if set (a pace people in the chat can follow, see `paced`), or
+    after `delay`."""
     if game.status != "active":
         return
     bots = game.options.get("bot_seats", [])
     for prompt in get_game(game.kind).pending(state):
         if prompt.seat in bots:
-            wait = (game.options.get("bot_delay") if delay is None else delay) or None
+            wait = (paced(game.options.get("bot_delay") or 0.0) if delay is None else delay) or None
             enqueue("play_bot", countdown=wait, game_id=game.id, seat=prompt.seat, seq=game.seq)
             return
 

@@ -12,6 +12,7 @@ worker runs.
 from __future__ import annotations
 
 import json
+import random
 import secrets
 import threading
 import time
@@ -28,6 +29,15 @@ COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (th
 # Platforms whose messages only their gateway process can send (the Matrix gateway holds the end-to-end keys):
 # their deliver tasks go to a queue of that name, which that gateway consumes and `camelot worker` does not.
 GATEWAY_QUEUES = {"matrix": "matrix"}
+PACE_JITTER = 0.2
+
+
+def paced(seconds: float) -> float:
+    """About `seconds` (± PACE_JITTER): the pace of a bot (`bot_delay`). Counted from each game's previous move,
+    an exact pace keeps the moves that a slow moment bunched together bunched, game after game, and the bunch
+    grows each round (seen in the pipeline benchmark: the slow moves came as one stretch per round); a little
+    randomness lets them spread out again, as people's moves do."""
+    return seconds * random.uniform(1 - PACE_JITTER, 1 + PACE_JITTER)
 
 
 def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:

@@ -14,7 +14,7 @@ from service.settings import get_settings
 from service.store.outbox import shard_of
 from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
-from workers.queue import enqueue
+from workers.queue import enqueue, paced
 
 IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True}
 
@@ -48,10 +48,10 @@ def _scan() -> dict[str, int]:
 
 def _noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
     """The benchmark's baseline: a task that does nothing but, like a bot move, hand on to the next in its chain
-    (after `delay` seconds, like a bot's `bot_delay`) until the time `until`."""
+    (after about `delay` seconds, paced like a bot's `bot_delay`) until the time `until`."""
     metrics.observe("noop", enqueued_at)
     if time.time() < until:
-        enqueue("noop", countdown=delay or None, until=until, delay=delay)
+        enqueue("noop", countdown=paced(delay) or None, until=until, delay=delay)
 
 
 RUNNERS: dict[str, Any] = {

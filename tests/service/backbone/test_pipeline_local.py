@@ -128,7 +128,8 @@ def test_bot_delay_paces_the_bots(backbone_local, toy_game, recording):
     with session_scope() as s:
         times = [a.created for a in s.query(ActionRow).filter_by(game_id=game_id).order_by(ActionRow.seq)]
     assert len(times) >= 3
-    assert all((b - a).total_seconds() >= 0.05 for a, b in zip(times, times[1:], strict=False))
+    # the pace, give or take its jitter (`workers.queue.paced`): never quicker than that
+    assert all((b - a).total_seconds() >= 0.05 * 0.8 for a, b in zip(times, times[1:], strict=False))
 
 
 def test_a_player_is_told_in_a_message_when_a_decision_becomes_theirs(backbone_local, toy_game, recording):
