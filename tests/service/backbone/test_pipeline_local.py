@@ -141,3 +141,13 @@ def test_a_player_is_told_in_a_message_when_a_decision_becomes_theirs(backbone_l
     assert (pings("alice"), pings("bob")) == (1, 0)
     submit(tap("alice", panel_buttons(recording, "alice")[0]))
     assert (pings("alice"), pings("bob")) == (1, 1)
+
+
+def test_a_bots_pace_varies_within_its_jitter():
+    """Exactly equal paces let the bots of many games fall into step behind a slow moment (see `paced`)."""
+    from workers.queue import PACE_JITTER, paced
+
+    waits = [paced(2.0) for _ in range(200)]
+    assert all(2.0 * (1 - PACE_JITTER) <= w <= 2.0 * (1 + PACE_JITTER) for w in waits)
+    assert max(waits) - min(waits) > 2.0 * PACE_JITTER  # spread over most of the range, not one value
+    assert paced(0.0) == 0.0
