@@ -16,7 +16,6 @@ import logging
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ from service.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, OutboxRow, Seat
+from tests.processes import stop_group
 
 ROOT = Path(__file__).resolve().parents[2]
 GROUP = "group"
@@ -253,12 +253,7 @@ def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Pat
             time.sleep(0.05)
         yield log
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+        stop_group(proc)
 
 
 @pytest.mark.e2e

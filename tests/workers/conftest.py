@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import stop_group
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -74,12 +76,7 @@ class Workers:
     def stop_all(self) -> None:
         for proc in self.procs:
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait(5)
+                stop_group(proc)
 
     def calls(self) -> list[dict]:
         if not self.calls_file.exists():
