@@ -178,13 +178,13 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
     return (delay, None) if delay > 0 else (0.0, real_chat)
 
 
-Outcome = tuple[str | None, bool] | BaseException | None  # (message id, whether it is new) | the error | not tried
+SendResult = tuple[str | None, bool] | BaseException | None  # (message id, whether it is new) | the error | not tried
 
 
-async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[Outcome]:
+async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
     """Send the planned rows in order (a few quick retries on network errors). After a row of a chat fails, the
     chat's later rows are not tried (None): a chat's messages keep their order."""
-    outcomes: list[Outcome] = []
+    outcomes: list[SendResult] = []
     failed: set[str] = set()
     for row, chat in plan:
         if row.chat in failed:
@@ -246,7 +246,7 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
     request_delivery(row.platform, group)
 
 
-def _book(row: OutboxRow, chat: str | None, outcome: Outcome, sent: list[int]) -> bool:
+def _book(row: OutboxRow, chat: str | None, outcome: SendResult, sent: list[int]) -> bool:
     """Record what sending a row did: True when the row is done (sent, or failed for good); False when it must be
     tried again later (a 429, a network error, or not tried)."""
     sessions = get_sessions()

@@ -87,7 +87,7 @@ def _publish(task: str, kwargs: dict[str, Any], countdown: float | None = None, 
     )
 
 
-def publish_now(jobs: list[tuple[str, dict[str, Any]]]) -> None:
+def _publish_together(jobs: list[tuple[str, dict[str, Any]]]) -> None:
     """Publish tasks to the broker together: one producer, their messages sent in one round trip."""
     if len(jobs) == 1:
         _publish(*jobs[0])
@@ -116,7 +116,7 @@ def handing_on() -> Iterator[None]:
     finally:
         _local.later = None
     if later:
-        publish_now(later)
+        _publish_together(later)
 
 
 def queue_of(task: str, kwargs: dict[str, Any]) -> str | None:

@@ -100,9 +100,13 @@ class RedisSessions(Sessions):
 
     def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
         with self.pipelined():
-            pipe = self._local.pipe
+            pipe = self._writer()
             pipe.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
             pipe.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+
+    def _writer(self) -> Any:
+        """Where a write goes: the open `pipelined` block's pipeline, else straight to Redis."""
+        return getattr(self._local, "pipe", None) or self.client
 
     @contextmanager
     def pipelined(self) -> Iterator[None]:
@@ -174,12 +178,11 @@ class RedisSessions(Sessions):
         self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])
 
     def schedule(self, member: str, due: float) -> None:
-        (getattr(self._local, "pipe", None) or self.client).zadd(DUE_KEY, {member: due})
+        self._writer().zadd(DUE_KEY, {member: due})
 
     def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
         # EVAL, not a registered script: in a pipeline redis-py would first ask whether the script is loaded
-        target = getattr(self._local, "pipe", None) or self.client
-        target.eval(_SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due))
+        self._writer().eval(_SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due))
 
     def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         until = now + lease
