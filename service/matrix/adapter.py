@@ -130,6 +130,7 @@ class MatrixAdapter:
         self.encrypt_direct = encrypt_direct
         self._retry_txn: dict[str, str] = {}
         self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
+        self._direct_lock = asyncio.Lock()  # one m.direct change at a time (`_record_direct`)
         self._encrypted: dict[str, bool] = {}  # rooms checked by a client without end-to-end support
         # The nio client's loop: the one this adapter is made on, else the first one it is used on.
         self._loop: asyncio.AbstractEventLoop | None = _running_loop()
@@ -385,43 +386,44 @@ class MatrixAdapter:
     @_on_home_loop
     async def direct_chat(self, user: str) -> str | None:
         """The bot's direct room with `user`, created (invite, `is_direct`, maybe encrypted) on first need."""
-        direct = await self._direct_map()
-        if user not in direct:  # another process (a Celery worker) may have opened it since we looked
-            self._direct = None
+        async with self._direct_lock:
             direct = await self._direct_map()
-        if user in direct:
-            return direct[user]
-        initial_state = []
-        if self.encrypt_direct and self.client.olm:
-            initial_state.append(
-                {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
-            )
-        async with _network():
-            resp = await self.client.room_create(
-                is_direct=True, invite=[user], preset=RoomPreset.private_chat, initial_state=initial_state
-            )
-        if not isinstance(resp, RoomCreateResponse):
-            raise _fail(resp)
-        direct[user] = resp.room_id
-        await self._save_direct_map(direct)
-        return resp.room_id
+            if user not in direct:  # another process may have opened it since we looked
+                self._direct = None
+                direct = await self._direct_map()
+            if user in direct:
+                return direct[user]
+            initial_state = []
+            if self.encrypt_direct and self.client.olm:
+                initial_state.append(
+                    {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
+                )
+            async with _network():
+                resp = await self.client.room_create(
+                    is_direct=True, invite=[user], preset=RoomPreset.private_chat, initial_state=initial_state
+                )
+            if not isinstance(resp, RoomCreateResponse):
+                raise _fail(resp)
+            await self._record_direct(user, resp.room_id)
+            return resp.room_id
 
     @_on_home_loop
     async def remember_direct(self, user: str, room: str) -> None:
         """A direct room the player opened with the bot: use it unless the bot already has one with them."""
-        direct = await self._direct_map()
-        if user not in direct:
-            direct[user] = room
-            await self._save_direct_map(direct)
+        async with self._direct_lock:
+            if user not in await self._direct_map():
+                await self._record_direct(user, room)
 
-    async def _save_direct_map(self, direct: dict[str, str]) -> None:
-        """Record the direct rooms in `m.direct` account data (the server does not do it for the creator)."""
+    async def _record_direct(self, user: str, room: str) -> None:
+        """Add the room to `m.direct` account data (the server does not do it for the creator), then to the map.
+        Under `_direct_lock`: the account data is read, changed and written whole, so two rooms recorded at once
+        would each write the list without the other."""
         async with _network():
             listed = await self.client.list_direct_rooms()
         content = dict(listed.rooms) if isinstance(listed, DirectRoomsResponse) else {}
-        for user, room in direct.items():
-            content[user] = [*[r for r in content.get(user, []) if r != room], room]
+        content[user] = [*[r for r in content.get(user, []) if r != room], room]
         await self._raw("PUT", f"/v3/user/{quote(self.client.user_id)}/account_data/m.direct", content)
+        (await self._direct_map())[user] = room  # the map may have been reloaded meanwhile (an m.direct sync)
 
     async def _raw(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         """A client-server API call nio has no (robust) method for; `path` starts after `/_matrix/client`."""

@@ -406,6 +406,29 @@ def test_a_direct_room_opened_by_another_process_is_reused(homeserver):
     asyncio.run(scenario())
 
 
+def test_direct_rooms_opened_at_once_are_all_recorded(homeserver):
+    """A game's start opens every player's direct room at once (the delivery shards send in parallel). Each is
+    recorded in m.direct: a room missing there reads as a group, where a bare number answers nothing, and that
+    player could never move again (seen: four of five recorded, the game stuck)."""
+
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_at_once")
+        players = [await _player(homeserver, f"p{i}_at_once") for i in range(5)]
+        rooms = await asyncio.gather(*(bot.direct_chat(p.user_id) for p in players))
+        assert len(set(rooms)) == len(players)
+        listed = (await bot.client.list_direct_rooms()).rooms
+        assert {p.user_id: listed.get(p.user_id, [None])[-1] for p in players} == {
+            p.user_id: room for p, room in zip(players, rooms, strict=True)
+        }
+        bot.forget_direct_rooms()  # as after the sync brings the m.direct change
+        assert all([await bot.is_direct(room) for room in rooms])
+        for p in players:
+            await p.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
 def test_first_private_message_readable_by_a_player_who_joins_later(homeserver):
     """The bot writes into a new encrypted direct room before the player has even accepted the invite."""
 
