@@ -110,3 +110,11 @@ class Sessions(ABC):
     @abstractmethod
     def release_due(self, members: list[str], lease: float) -> None:
         """Forget claimed members, except those scheduled anew since they were claimed with `lease`."""
+
+    @abstractmethod
+    def scheduled(self) -> list[str]:
+        """Every member waiting, due or not (for cleaning up, e.g. the moves of stopped games)."""
+
+    @abstractmethod
+    def unschedule(self, members: list[str]) -> None:
+        """Forget these members, due or not."""

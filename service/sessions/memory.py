@@ -124,3 +124,12 @@ class MemorySessions(Sessions):
             for member in members:
                 if self._due.get(member) == lease:
                     del self._due[member]
+
+    def scheduled(self) -> list[str]:
+        with self._mutex:
+            return list(self._due)
+
+    def unschedule(self, members: list[str]) -> None:
+        with self._mutex:
+            for member in members:
+                self._due.pop(member, None)

@@ -192,3 +192,10 @@ class RedisSessions(Sessions):
     def release_due(self, members: list[str], lease: float) -> None:
         if members:
             self._release(keys=[DUE_KEY], args=[repr(lease), *members])
+
+    def scheduled(self) -> list[str]:
+        return [m.decode() if isinstance(m, bytes) else m for m in self.client.zrange(DUE_KEY, 0, -1)]
+
+    def unschedule(self, members: list[str]) -> None:
+        if members:
+            self.client.zrem(DUE_KEY, *members)

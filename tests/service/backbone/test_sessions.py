@@ -112,3 +112,13 @@ def test_due_work_scheduled_anew_after_its_claim_is_not_released(sessions):
     sessions.schedule("a", 110.0)  # asked again meanwhile (e.g. a chat's delivery must wait for its rate)
     sessions.release_due([member], lease)
     assert sessions.claim_due(110.0, 30.0, 10) == [("a", 140.0)]
+
+
+def test_scheduled_work_can_be_listed_and_forgotten_due_or_not(sessions):
+    sessions.schedule("soon", 100.0)
+    sessions.schedule("later", 200.0)
+    sessions.schedule("kept", 150.0)
+    assert sorted(sessions.scheduled()) == ["kept", "later", "soon"]
+    sessions.unschedule(["soon", "later", "never-scheduled"])
+    assert sessions.scheduled() == ["kept"]
+    assert sessions.claim_due(1000.0, 30.0, 10) == [("kept", 1030.0)]
