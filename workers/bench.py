@@ -4,7 +4,9 @@ Prints moves/s, the move round trip (enqueue → state committed with its outbox
 run, a bare Celery no-op task's round trip and throughput, with the ratios. The no-op runs in chains shaped like
 the games (each task enqueues the next), as many chains as games, so both see the same queue depth.
 Needs PostgreSQL and Redis: `--database-url`/`--redis-url` or the settings (DATABASE_URL, REDIS_URL).
-Bench games live in chats named `bench-<run>-<n>` on the null platform "bench" and are deleted afterwards.
+Bench games live in chats named `bench-<run>-<n>` on the null platform "bench" and are deleted afterwards. Their
+messages are sent by a process of their own, as a gateway's are (`service.chat.deliveries`), through a null adapter
+(`--send-latency`: how long each send takes); its CPU time counts as the worker's.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--database-url", default=None, help=f"default: DATABASE_URL if PostgreSQL, else {DEFAULT_DB}")
     p.add_argument("--redis-url", default=None, help=f"default: REDIS_URL, else {DEFAULT_REDIS}")
     p.add_argument("--bot", default="random", help="bot kind of the seats: random or heuristic")
+    p.add_argument(
+        "--send-latency", type=float, default=0.0, help="seconds each send to the chat platform takes (its API's)"
+    )
     return p.parse_args(argv)
 
 
@@ -59,37 +64,60 @@ def _configure(args: argparse.Namespace) -> None:
     dispose_all()
 
 
-def _start_worker(concurrency: int, pool: str) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "workers.bench", "--serve-worker", str(concurrency), pool]
+def _start(*role: str) -> subprocess.Popen:
+    """Start one of the benchmark's processes (`--serve-worker …` or `--serve-deliveries …`) in its own process
+    group, whose CPU time counts as the worker's."""
+    cmd = [sys.executable, "-m", "workers.bench", *role]
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _worker_groups.add(proc.pid)
+    return proc
+
+
+def _await_answers(procs: list[subprocess.Popen]) -> None:
+    """Wait until each of the processes' Celery workers answers a ping."""
     from workers.app import configure
 
     app = configure()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit("the benchmark's worker exited at start")
-        if app.control.ping(timeout=0.5):
-            return proc
-    raise SystemExit("the benchmark's worker did not answer")
+        if any(proc.poll() is not None for proc in procs):
+            raise SystemExit("a benchmark worker exited at start")
+        if len(app.control.ping(timeout=0.5)) >= len(procs):
+            return
+    raise SystemExit("the benchmark's workers did not answer")
 
 
 def _serve_worker(concurrency: int, pool: str) -> None:
-    """The worker process: a null adapter for platform "bench", then a plain Celery worker."""
-    from service.chat import registry
-    from service.chat.recording import RecordingAdapter
+    """A worker process: a plain Celery worker on the default queue, where the moves are."""
     from workers.app import configure
+
+    configure().worker_main(
+        ["worker", "--loglevel", "WARNING", "--pool", pool, "--concurrency", str(concurrency), "--without-gossip",
+         "--without-mingle", "--queues", configure().conf.task_default_queue]
+    )
+
+
+def _serve_deliveries(latency: float) -> None:
+    """The deliveries process, as a gateway's (`service.chat.deliveries`): a null adapter for platform "bench"
+    whose sends take `latency` seconds each, consuming that platform's delivery queue until SIGTERM."""
+    import asyncio
+    import threading
+
+    from service.chat import registry
+    from service.chat.deliveries import DeliveryConsumer
+    from service.chat.recording import RecordingAdapter
 
     class NullAdapter(RecordingAdapter):
         def _record(self, method: str, chat: str, **kw: object) -> str:
             return "1"
 
-    registry.register("bench", lambda: NullAdapter("bench"))
-    configure().worker_main(
-        ["worker", "--loglevel", "WARNING", "--pool", pool, "--concurrency", str(concurrency), "--without-gossip",
-         "--without-mingle"]
-    )
+    registry.register("bench", lambda: NullAdapter("bench", latency=latency))
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    consumer = DeliveryConsumer("bench")
+    consumer.start()
+    stop.wait()
+    asyncio.run(consumer.stop())
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -188,18 +216,50 @@ def _game_phase(
 
     with ThreadPoolExecutor(8) as pool:
         ids = list(pool.map(create, range(games)))
+    sent_before = _messages("sent")
     result = _window("move", args)
+    result[2]["sends_per_s"] = (_messages("sent") - sent_before) / (args.warmup + args.seconds)
+    result[2]["outbox_pending"] = _messages("pending")
     _stop_games(ids)
     return result
+
+
+def _messages(status: str) -> int:
+    """How many of the benchmark's messages have this status ("sent", or "pending": deliveries that cannot keep
+    up show there)."""
+    from sqlalchemy import func
+
+    from service.store import session_scope
+    from service.store.models import OutboxRow
+
+    with session_scope() as s:
+        return int(s.scalar(select(func.count()).where(OutboxRow.platform == "bench", OutboxRow.status == status)))
 
 
 def _stop_games(ids: list[int]) -> None:
     from service.store import session_scope
     from service.store.models import GameRow
+    from workers.queue import unschedule_moves
 
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active").values(status="aborted"))
-    _drain()
+    time.sleep(2.0)  # the moves in hand finish; finding their game stopped, they schedule no more
+    # the moves still scheduled would run in the next phase (or the next run) and cost it their work
+    unschedule_moves(set(ids))
+    _purge()
+
+
+def _vacuum() -> None:
+    """Clear the dead rows earlier runs left (their games are deleted), so that every run starts on a database in
+    the same shape: a PostgreSQL without autovacuum, as on the test machine, keeps them (after a few dozen runs
+    the outbox held 330,000 dead rows, 118 MB)."""
+    from sqlalchemy import text
+
+    from service.store import get_engine
+    from service.store.models import Base
+
+    with get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.execute(text("VACUUM (ANALYZE) " + ", ".join(Base.metadata.tables)))
 
 
 def _purge() -> None:
@@ -246,10 +306,13 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     from service.store import migrate
 
     migrate()
+    _vacuum()
     run = str(int(time.time()))
     delay = args.games / args.rate
     _purge()
-    workers = [_start_worker(args.concurrency, args.pool) for _ in range(args.processes)]
+    workers = [_start("--serve-worker", str(args.concurrency), args.pool) for _ in range(args.processes)]
+    workers.append(_start("--serve-deliveries", str(args.send_latency)))
+    _await_answers(workers)
     try:
         noop_rate, noop_rt, noop_cpu = _noop_phase(args, delay, args.games)
         move_rate, move_rt, move_cpu = _game_phase(args, run, args.games, delay)
@@ -284,16 +347,18 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     f["move_cpu_ms"] = sum(move_cpu[k] for k in ("worker", "postgres", "redis"))
     f["noop_cpu_ms"] = sum(noop_cpu[k] for k in ("worker", "postgres", "redis"))
     f["move_machine_busy"], f["noop_machine_busy"] = move_cpu["machine_busy"], noop_cpu["machine_busy"]
+    f["outbox_pending"], f["sends_per_s"] = move_cpu["outbox_pending"], move_cpu["sends_per_s"]
     f["cpu_ratio"] = f["move_cpu_ms"] / f["noop_cpu_ms"] if f["noop_cpu_ms"] else float("nan")
     print(
         f"pipeline: {args.game} games of {args.players} bots, {args.processes} worker process(es), "
-        f"Celery pool {args.pool} x {args.concurrency}, "
+        f"Celery pool {args.pool} x {args.concurrency}, sends taking {args.send_latency * 1000:.0f} ms, "
         f"{args.seconds:.0f} s windows"
     )
     print(
         f"  paced, {args.games} concurrent games offering {args.rate:.0f} moves/s: {move_rate:.0f} moves/s, "
         f"round trip p50 {f['move_p50_ms']:.1f} ms, p99 {f['move_p99_ms']:.1f} ms; "
-        f"machine busy {move_cpu['machine_busy']:.0%} (steal {move_cpu['machine_steal']:.0%})"
+        f"machine busy {move_cpu['machine_busy']:.0%} (steal {move_cpu['machine_steal']:.0%}); "
+        f"{f['sends_per_s']:.0f} messages sent/s, {f['outbox_pending']} not sent yet at the window's end"
     )
     print(
         f"  paced no-op, {args.games} chains at the same pace: {noop_rate:.0f} tasks/s, "
@@ -319,5 +384,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--serve-worker":
         _serve_worker(int(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--serve-deliveries":
+        _serve_deliveries(float(sys.argv[2]))
     else:
         pipeline(sys.argv[1:])

@@ -9,6 +9,7 @@ Delivery is at-least-once: a crash between a send and its bookkeeping may repeat
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import timedelta
 from typing import Any
@@ -182,27 +183,35 @@ SendResult = tuple[str | None, bool] | BaseException | None  # (message id, whet
 
 
 async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
-    """Send the planned rows in order (a few quick retries on network errors). After a row of a chat fails, the
-    chat's later rows are not tried (None): a chat's messages keep their order."""
-    outcomes: list[SendResult] = []
-    failed: set[str] = set()
-    for row, chat in plan:
-        if row.chat in failed:
-            outcomes.append(None)
-            continue
-        try:
-            if chat is None:
-                raise PermanentError("the bot cannot write to this user yet")
-            outcomes.append(await _call_with_retries(adapter, row, chat))
-        except (RateLimited, TransientError, PermanentError) as exc:
-            outcomes.append(exc)
-            if not isinstance(exc, PermanentError):
-                failed.add(row.chat)
-        except Exception as exc:  # an adapter's bug must not lose the batch's bookkeeping: retried, then failed
-            log.warning("outbox.unexpected", row=row.id, platform=row.platform, error=type(exc).__name__)
-            outcomes.append(TransientError(f"unexpected {type(exc).__name__}"))
-            failed.add(row.chat)
+    """Send the planned rows, the chats at once (a send mostly waits on the platform) and each chat's rows in order
+    (a few quick retries on network errors). After a row of a chat fails, the chat's later rows are not tried
+    (None): a chat's messages keep their order."""
+    outcomes: list[SendResult] = [None] * len(plan)
+    by_chat: dict[str, list[int]] = {}
+    for index, (row, _) in enumerate(plan):
+        by_chat.setdefault(row.chat, []).append(index)
+
+    async def send_chat(indexes: list[int]) -> None:
+        for index in indexes:
+            outcomes[index] = outcome = await _send(adapter, *plan[index])
+            if isinstance(outcome, BaseException) and not isinstance(outcome, PermanentError):
+                return
+
+    await asyncio.gather(*(send_chat(indexes) for indexes in by_chat.values()))
     return outcomes
+
+
+async def _send(adapter: ChatAdapter, row: Any, chat: str | None) -> SendResult:
+    """One row's send: (message id, whether it is new), or the error it ended with."""
+    try:
+        if chat is None:
+            raise PermanentError("the bot cannot write to this user yet")
+        return await _call_with_retries(adapter, row, chat)
+    except (RateLimited, TransientError, PermanentError) as exc:
+        return exc
+    except Exception as exc:  # an adapter's bug must not lose the batch's bookkeeping: retried, then failed
+        log.warning("outbox.unexpected", row=row.id, platform=row.platform, error=type(exc).__name__)
+        return TransientError(f"unexpected {type(exc).__name__}")
 
 
 def _due_in(row: Any) -> float:

@@ -26,9 +26,6 @@ from service.settings import get_settings
 _local = threading.local()
 TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `workers.metrics`
 COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (the beat's sweep also recovers)
-# Platforms whose messages only their gateway process can send (the Matrix gateway holds the end-to-end keys):
-# their deliver tasks go to a queue of that name, which that gateway consumes and `camelot worker` does not.
-GATEWAY_QUEUES = {"matrix": "matrix"}
 PACE_JITTER = 0.2
 
 
@@ -120,8 +117,13 @@ def handing_on() -> Iterator[None]:
 
 
 def queue_of(task: str, kwargs: dict[str, Any]) -> str | None:
-    """The Celery queue for a task: a gateway's own for its platform's deliveries, else None (the default queue)."""
-    return GATEWAY_QUEUES.get(kwargs.get("platform", "")) if task == "deliver" else None
+    """The Celery queue for a task: deliveries go to their platform's own (`delivery_queue`), which that platform's
+    gateway process consumes (`service.chat.deliveries`); the rest to the default queue (None), `camelot worker`'s."""
+    return delivery_queue(kwargs["platform"]) if task == "deliver" else None
+
+
+def delivery_queue(platform: str) -> str:
+    return f"deliver.{platform}"
 
 
 def schedule(task: str, countdown: float, kwargs: dict[str, Any]) -> None:
@@ -138,6 +140,21 @@ def due_entry(task: str, countdown: float, kwargs: dict[str, Any]) -> tuple[str,
     if task in TIMED:
         item["nonce"] = secrets.token_hex(4)
     return json.dumps(item, sort_keys=True, separators=(",", ":")), time.time() + countdown
+
+
+def unschedule_moves(game_ids: set[int]) -> int:
+    """Forget the bot moves scheduled for these games (stopped ones: the moves would only find them stopped).
+    Returns how many."""
+    from service.sessions import get_sessions
+
+    sessions = get_sessions()
+    moves = [
+        member
+        for member in sessions.scheduled()
+        if (item := json.loads(member))["task"] == "play_bot" and item["kwargs"].get("game_id") in game_ids
+    ]
+    sessions.unschedule(moves)
+    return len(moves)
 
 
 def shown(kwargs: dict[str, Any]) -> str:

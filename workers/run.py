@@ -19,15 +19,14 @@ def _check() -> None:
 def worker(argv: list[str] | None = None) -> None:
     """Run a Celery worker (extra Celery arguments in `argv`, e.g. ["--concurrency", "4"])."""
     _check()
-    from workers.app import app, configure, load_adapters
+    from workers.app import app, configure
 
     configure()
-    load_adapters()
     args = ["worker", "--loglevel", "INFO"]
     if not any(a.startswith(("-c", "--concurrency")) for a in argv or []):
         args += ["--concurrency", str(get_settings().worker_concurrency)]
     if not any(a.startswith(("-Q", "--queues")) for a in argv or []):
-        # The default queue only: a gateway's own queue (`workers.queue.GATEWAY_QUEUES`) is consumed by that gateway.
+        # The default queue only: each platform's deliveries are its gateway's (`service.chat.deliveries`).
         args += ["--queues", app.conf.task_default_queue]
     app.worker_main([*args, *(argv or [])])
 

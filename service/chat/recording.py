@@ -1,10 +1,12 @@
 """An adapter that records every call with a monotonic timestamp: for rate tests and other engineers' tests.
 
-It can also fail on demand: `fail_next(exc, times)` raises `exc` on the next calls (e.g. RateLimited, TransientError).
+It can also fail on demand: `fail_next(exc, times)` raises `exc` on the next calls (e.g. RateLimited, TransientError),
+and take time like a platform's API (`latency` seconds per call, awaited, so that calls may overlap).
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import threading
 import time
@@ -28,8 +30,9 @@ class Call:
 class RecordingAdapter:
     """Implements `service.chat.base.ChatAdapter`; `calls` is the ordered record of what reached the platform."""
 
-    def __init__(self, platform: str = "recording", can_restrict: bool = True) -> None:
+    def __init__(self, platform: str = "recording", can_restrict: bool = True, latency: float = 0.0) -> None:
         self.platform = platform
+        self.latency = latency
         self.can_restrict = can_restrict
         self.calls: list[Call] = []
         self._ids = itertools.count(1)
@@ -48,32 +51,37 @@ class RecordingAdapter:
             self.calls.append(Call(time.monotonic(), method, chat, message_id=message_id, **kw))
             return message_id
 
+    async def _call(self, method: str, chat: str, **kw: Any) -> str:
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        return self._record(method, chat, **kw)
+
     def sent(self, chat: str | None = None) -> list[Call]:
         return [c for c in self.calls if chat is None or c.chat == chat]
 
     async def send_text(self, chat: str, text: str, buttons: Keyboard | None = None) -> str:
-        return self._record("send_text", chat, text=text, buttons=buttons)
+        return await self._call("send_text", chat, text=text, buttons=buttons)
 
     async def edit_text(self, chat: str, message_id: str, text: str, buttons: Keyboard | None = None) -> None:
-        self._record("edit_text", chat, text=text, buttons=buttons, message_id=message_id)
+        await self._call("edit_text", chat, text=text, buttons=buttons, message_id=message_id)
 
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
-        return self._record("send_photo", chat, text=caption, buttons=buttons, extra={"bytes": len(photo)})
+        return await self._call("send_photo", chat, text=caption, buttons=buttons, extra={"bytes": len(photo)})
 
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
-        self._record("edit_photo", chat, text=caption, buttons=buttons, message_id=message_id)
+        await self._call("edit_photo", chat, text=caption, buttons=buttons, message_id=message_id)
 
     async def delete(self, chat: str, message_id: str) -> None:
-        self._record("delete", chat, message_id=message_id)
+        await self._call("delete", chat, message_id=message_id)
 
     async def pin(self, chat: str, message_id: str) -> bool:
-        self._record("pin", chat, message_id=message_id)
+        await self._call("pin", chat, message_id=message_id)
         return True
 
     async def set_silence(self, chat: str, on: bool) -> bool:
-        self._record("set_silence", chat, extra={"on": on})
+        await self._call("set_silence", chat, extra={"on": on})
         return self.can_restrict
 
     async def direct_chat(self, user: str) -> str | None:

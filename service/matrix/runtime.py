@@ -3,7 +3,7 @@
 Matrix messages are sent only by the gateway's own device, which holds the end-to-end keys, so direct rooms are
 encrypted whatever the topology (when matrix-nio has its e2e extra). Without a Celery broker the gateway also
 plays the moves in-process; with one, workers play them and the gateway consumes the Matrix deliver tasks
-from its own queue (`service.matrix.deliveries`).
+from its own queue (`service.chat.deliveries`), as every gateway does.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from sqlalchemy import select
 from service import dispatch
 from service.chat import registry
 from service.chat.base import Inbound
+from service.chat.deliveries import DeliveryConsumer, release_stale_locks
 from service.matrix import inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
-from service.matrix.deliveries import DeliveryConsumer, release_stale_locks
 from service.matrix.gateway import Gateway
 from service.matrix.login_store import LoginStore
 from service.render.i18n import t
@@ -92,8 +92,8 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    release_stale_locks()
-    deliveries = DeliveryConsumer() if settings.celery_broker_url else None
+    release_stale_locks("matrix")
+    deliveries = DeliveryConsumer("matrix") if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)
     try:
         if deliveries is not None:

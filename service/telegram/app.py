@@ -36,9 +36,12 @@ def build_application(
 
 
 def run() -> None:
-    """`camelot serve --telegram`: webhook mode when TELEGRAM_WEBHOOK_URL is set, else long polling."""
+    """`camelot serve --telegram`: webhook mode when TELEGRAM_WEBHOOK_URL is set, else long polling. With a broker
+    the gateway also sends the outbox (`service.chat.deliveries`)."""
     settings = get_settings()
     app = build_application()
+    if settings.celery_broker_url:
+        _send_deliveries(app)
     if settings.telegram_webhook_url:
         if not settings.telegram_webhook_secret:
             raise SystemExit("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
@@ -52,3 +55,23 @@ def run() -> None:
         )
     else:
         app.run_polling(allowed_updates=ALLOWED_UPDATES)
+
+
+def _send_deliveries(app: Application) -> None:
+    """Consume Telegram's delivery queue while the application runs; what a killed predecessor left pending (its
+    deliver task died with it, its locks stayed) is sent first."""
+    from service.chat.deliveries import DeliveryConsumer, release_stale_locks
+    from workers.deadline_scan import sweep_outbox
+
+    consumer = DeliveryConsumer("telegram")
+
+    async def started(_: Application) -> None:
+        release_stale_locks("telegram")
+        consumer.start()
+        sweep_outbox("telegram")
+
+    async def stopped(_: Application) -> None:
+        await consumer.stop()
+
+    app.post_init = started
+    app.post_stop = stopped

@@ -23,6 +23,8 @@ def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     assert "CPU per move" in out and figures["move_cpu_worker_ms"] > 0 and figures["noop_cpu_worker_ms"] > 0
     # the worker's own CPU shows in the whole machine's, which the figures report beside the rates
     assert "machine busy" in out and 0 < figures["move_machine_busy"] <= 1 and 0 < figures["noop_machine_busy"] <= 1
+    # the games' messages are sent by a deliveries process of their own, as a gateway's
+    assert "messages sent/s" in out and figures["sends_per_s"] > 0 and figures["outbox_pending"] >= 0
     assert figures["move_cpu_ms"] == pytest.approx(
         sum(figures[f"move_cpu_{k}_ms"] for k in ("worker", "postgres", "redis"))
     )

@@ -50,3 +50,12 @@ def test_a_claimer_that_died_before_publishing_is_replaced_after_the_lease(broke
     assert due_tasks.release_due(now + 1.0) == 0
     assert due_tasks.release_due(now + due_tasks.LEASE + 0.1) == 1
     assert broker == [("play_bot", {"game_id": 1, "seat": 0, "seq": 0})]
+
+
+def test_the_moves_of_stopped_games_are_unscheduled_and_nothing_else(broker):
+    for game_id in (1, 2, 3):
+        queue.enqueue("play_bot", countdown=5.0, game_id=game_id, seat=0, seq=4)
+    queue.enqueue("deliver", countdown=5.0, platform="rec", chat="c1")
+    assert queue.unschedule_moves({1, 3}) == 2
+    assert due_tasks.release_due(time.time() + 10.0) == 2
+    assert sorted((task, kw.get("game_id")) for task, kw in broker) == [("deliver", None), ("play_bot", 2)]

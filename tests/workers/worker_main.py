@@ -1,5 +1,6 @@
 """Start a real Celery worker for tests: the toy game registered, and a recording adapter for platform "rec"
-that appends every call to the file named by CAMELOT_TEST_CALLS (one JSON line per call)."""
+that appends every call to the file named by CAMELOT_TEST_CALLS (one JSON line per call). It consumes the moves'
+queue and platform "rec"'s deliveries (in production a gateway's, `service.chat.deliveries`)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ if __name__ == "__main__":
     toygame.register()
     registry.register("rec", lambda: FileRecordingAdapter("rec"))
     from workers.app import app
+    from workers.queue import delivery_queue
 
+    queues = [] if "-Q" in sys.argv else ["-Q", f"{app.conf.task_default_queue},{delivery_queue('rec')}"]
     app.worker_main(
         [
             "worker",
@@ -50,6 +53,7 @@ if __name__ == "__main__":
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            *queues,
             *sys.argv[1:],
         ]
     )

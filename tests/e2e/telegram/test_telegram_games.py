@@ -146,6 +146,7 @@ def play(
 
     if crash_gateway_at is not None:
         table.play_until(lambda: game_row(game_id)[1] >= crash_gateway_at, timeout=120)
+        api.wait(outbox_drained, 60, "the outbox to drain")  # the gateway sends: the players have their buttons
         stack.kill_gateway()
         time.sleep(0.5)
         assert table.step(), "nobody could tap while the gateway was down"  # these taps wait at Telegram

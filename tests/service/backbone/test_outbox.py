@@ -227,6 +227,39 @@ def test_a_failure_in_a_shard_batch_holds_back_only_its_chat(backbone_pg, record
         assert rows["b #1"].attempts == 1 and rows["b #1"].error == "unexpected ValueError"
 
 
+def test_a_shard_batch_sends_to_its_chats_at_once_and_to_each_chat_in_turn(backbone_pg, recording, monkeypatch):
+    """Sends that take time (a platform's API): the chats of one batch are sent to at once, while each chat has
+    one send in flight at most, in order."""
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    chats = [f"slow{i}" for i in range(4)]
+    for n in range(3):
+        for chat in chats:
+            with session_scope() as s:
+                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
+    recording.latency = 0.02
+    in_flight: dict[str, int] = {}
+    most = {"all": 0, "chat": 0}
+    original = recording._call
+
+    async def call(method: str, chat: str, **kw):
+        in_flight[chat] = in_flight.get(chat, 0) + 1
+        most["all"] = max(most["all"], sum(in_flight.values()))
+        most["chat"] = max(most["chat"], in_flight[chat])
+        try:
+            return await original(method, chat, **kw)
+        finally:
+            in_flight[chat] -= 1
+
+    monkeypatch.setattr(recording, "_call", call)
+    assert deliver_shard("rec", 0) == 12
+    assert most == {"all": 4, "chat": 1}
+    for chat in chats:
+        assert [c.text for c in recording.calls if c.chat == chat] == [f"{chat} #{n}" for n in range(3)]
+
+
 @pytest.mark.parametrize("window", ["0.05", "0"])
 def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(backbone_pg, monkeypatch, window):
     """Ten chats in two shards ask for delivery: one deliver task per shard, scheduled after the batch window (or
@@ -256,3 +289,4 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     asked = published + [{"task": d["task"], **d["kwargs"]} for d in due]
     assert sorted(a["shard"] for a in asked) == [0, 1] and {a["task"] for a in asked} == {"deliver"}
     assert (published == []) == (window != "0")
+

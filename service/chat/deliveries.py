@@ -1,0 +1,81 @@
+"""A gateway's own Celery consumer of its platform's deliveries, used when there is a broker.
+
+With a broker, each platform's deliver tasks go to a queue named after the platform (`workers.queue.queue_of`),
+which only that platform's gateway process consumes; `camelot worker` consumes the default queue, where moves are.
+Sending is mostly waiting on the platform's API (tens to hundreds of milliseconds a call): in the worker's pool it
+held the processes that apply moves (measured with `camelot bench pipeline --send-latency 0.05`: 100 moves/s
+offered got 31 moves/s and 15 s round trips). Matrix has a second reason: only its gateway holds the end-to-end keys.
+
+The consumer is a Celery worker in a thread of the gateway process, with a thread per delivery shard (each task
+calls the adapter the gateway registered, as in-process delivery does): shards send in parallel, as they did from
+the workers' pool processes. A platform's global rate grants about one message per shard pass, so one sender at a
+time would send one message per API round trip. One gateway process per platform account sends (Telegram allows
+one poller per bot; a Matrix device syncs in one process), so its locks left by a killed predecessor are stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+
+import redis
+import structlog
+from celery.platforms import EX_OK
+from celery.worker import state
+
+from service.sessions.redis_backend import P
+from service.settings import get_settings
+from workers.app import configure
+from workers.queue import delivery_queue
+
+log = structlog.get_logger(__name__)
+
+
+def release_stale_locks(platform: str) -> int:
+    """Drop the platform's delivery locks (`workers.delivery`) a killed predecessor of this gateway left behind:
+    SIGKILL runs no `finally`, and they would hold up its messages until they expire (two minutes). Safe at
+    start-up because this gateway is the platform's only sender. Returns how many there were."""
+    url = get_settings().redis_url
+    if not url:
+        return 0  # in-memory sessions: the locks died with the process
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(f"{P}lock:deliver:{platform}:*"))
+    if keys:
+        client.delete(*keys)
+        log.info("deliveries.stale_locks_released", platform=platform, count=len(keys))
+    return len(keys)
+
+
+class DeliveryConsumer:
+    """A Celery worker in a thread of this process, on one platform's delivery queue only; one per process
+    (Celery's stop flag is process-wide)."""
+
+    def __init__(self, platform: str) -> None:
+        self.platform = platform
+        self.queue = delivery_queue(platform)
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        worker = configure().WorkController(
+            hostname=f"{self.queue}-gateway@{socket.gethostname()}",
+            pool_cls="threads",
+            concurrency=get_settings().delivery_shards,
+            queues=[self.queue],
+            without_gossip=True,
+            without_mingle=True,
+            without_heartbeat=True,
+        )
+        state.should_stop = None
+        self._thread = threading.Thread(target=worker.start, name=f"{self.queue}-deliveries", daemon=True)
+        self._thread.start()
+        log.info("deliveries.consuming", platform=self.platform, queue=self.queue)
+
+    async def stop(self) -> None:
+        """Finish the task at hand and stop consuming (the worker checks the flag at least once a second); the
+        caller's event loop keeps running meanwhile, as the task's sends may need it."""
+        if self._thread is None:
+            return
+        state.should_stop = EX_OK
+        await asyncio.to_thread(self._thread.join)
+        self._thread = None
