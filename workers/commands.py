@@ -14,7 +14,7 @@ from service.render.lobby import LOBBY_VARIANTS, tr
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
-from service.store.users import chat_for, user_for
+from service.store.users import chat_for, learn_direct_chat, user_for
 from workers import presenting
 from workers.moves import load_state
 from workers.queue import request_delivery
@@ -32,7 +32,7 @@ def handle(cmd: dict[str, Any]) -> str:
         me = user_for(s, platform, user, cmd.get("user_name"), cmd.get("language"))
         lang = me.language
         if not cmd.get("is_group") and me.direct_chat is None:
-            me.direct_chat = chat
+            learn_direct_chat(s, me, chat)
         game_id = cmd.get("game_id")
         if game_id is None and cmd.get("is_group"):
             current = game_rows.open_game_in_chat(s, chat_for(s, platform, chat, True))

@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 import structlog
-from sqlalchemy import update
+from sqlalchemy import select, update
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError, delivering
@@ -24,6 +24,7 @@ from service.sessions import get_sessions
 from service.settings import Settings, get_settings
 from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow, User, utcnow
+from service.store.users import learn_direct_chat
 from workers.loop import run
 from workers.queue import delivery_mark, enqueue, request_delivery
 
@@ -33,6 +34,7 @@ BATCH = 20
 SHARD_BATCH = 100
 SHARD_BUDGET = 5.0  # seconds a shard sender works before it hands on to a fresh task
 RETRY_SOON = 0.05  # after a 429 or a network error: the bucket or the row's not_before then says how long
+MARKERS = ("@user:", "@uid:")  # addresses standing for a user's direct chat not known yet (`_readdressed`)
 
 
 def buckets(settings: Settings, platform: str, chat: str, is_group: bool) -> list[tuple[str, float]]:
@@ -74,7 +76,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
             _mark(superseded, "superseded")
             with get_engine().connect() as conn:
                 rows = outbox.pending_for_chat(conn, platform, chat, BATCH)
-            if not rows:
+            if not rows or _readdressed(adapter, platform, chat):
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
             for row in _newest_edits(rows, superseded):
@@ -130,6 +132,8 @@ def deliver_shard(platform: str, shard: int) -> int:
                 by_chat.setdefault(row.chat, []).append(row)
             plan: list[tuple[Any, str | None]] = []  # the rows each chat may send now, in order
             for chat, chat_rows in by_chat.items():
+                if _readdressed(adapter, platform, chat):
+                    continue
                 for row in _newest_edits(chat_rows, superseded):
                     delay, real_chat = _ready(adapter, row, settings)
                     if delay > 0:
@@ -174,7 +178,7 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
     delay = _due_in(row)
     if delay > 0:
         return delay, None
-    real_chat = _resolve_chat(adapter, row)
+    real_chat = None if row.chat.startswith(MARKERS) else row.chat  # a marker left: no direct chat yet
     delay = get_sessions().take(buckets(settings, row.platform, real_chat or row.chat, row.is_group))
     return (delay, None) if delay > 0 else (0.0, real_chat)
 
@@ -220,26 +224,33 @@ def _due_in(row: Any) -> float:
     return max(0.0, (row.not_before - utcnow()).total_seconds())
 
 
-def _resolve_chat(adapter: ChatAdapter, row: OutboxRow) -> str | None:
-    """Rows for a user's direct chat that was not known yet carry `@user:<id>` (or `@uid:<row id>`, see
-    `workers.publish.direct_chat_of`); ask the adapter once."""
-    if row.chat.startswith("@uid:"):
-        with session_scope() as s:
-            known = s.get(User, int(row.chat.removeprefix("@uid:")))
-            user_id = known.platform_id if known is not None else None
-        if user_id is None:
-            return None
-    elif row.chat.startswith("@user:"):
-        user_id = row.chat.removeprefix("@user:")
-    else:
-        return row.chat
-    direct = run(adapter.direct_chat(user_id))
-    if direct is not None:
-        with session_scope() as s:
-            user = s.query(User).filter_by(platform=row.platform, platform_id=user_id).one_or_none()
-            if user is not None and user.direct_chat is None:
-                user.direct_chat = direct
-    return direct
+def _readdressed(adapter: ChatAdapter, platform: str, chat: str) -> bool:
+    """Rows for a user's direct chat that was not known when they were queued carry a marker (`@user:<id>` or
+    `@uid:<row id>`, `service.store.users.direct_chat_markers`). Learn the chat (the adapter may open it: Matrix),
+    move the rows there (`learn_direct_chat`) and ask that chat's sender. Returns whether they moved; if not
+    (the bot cannot write to the user yet), the rows fail as undeliverable."""
+    if not chat.startswith(MARKERS):
+        return False
+    with session_scope() as s:
+        if chat.startswith("@uid:"):
+            user = s.get(User, int(chat.removeprefix("@uid:")))
+        else:
+            found = select(User).where(User.platform == platform, User.platform_id == chat.removeprefix("@user:"))
+            user = s.scalar(found)
+        if user is None:
+            return False
+        user_id, platform_id, direct = user.id, user.platform_id, user.direct_chat
+    if direct is None:
+        direct = run(adapter.direct_chat(platform_id))
+        if direct is None:
+            return False
+    with session_scope() as s:
+        user = s.get(User, user_id)
+        moved = learn_direct_chat(s, user, direct)
+        direct = user.direct_chat
+    log.info("outbox.readdressed", platform=platform, rows=moved)
+    request_delivery(platform, direct)
+    return True
 
 
 def _ask_for_direct_chat(row: OutboxRow) -> None:

@@ -26,7 +26,7 @@ from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
-from service.store.users import user_for
+from service.store.users import learn_direct_chat, user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
 from workers.queue import enqueue, handing_on, paced, request_delivery
@@ -84,7 +84,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         return Outcome("duplicate")
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
     if not cmd.get("is_group") and user.direct_chat is None:
-        user.direct_chat = cmd["chat"]
+        learn_direct_chat(s, user, cmd["chat"])
     locked = game_rows.lock_with_table(s, int(cmd["game_id"]))
     game, table = locked if locked is not None else (None, None)
     if table is not None:  # the tapper as this transaction sees them (their direct chat may be new)

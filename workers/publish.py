@@ -18,6 +18,7 @@ from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import outbox
 from service.store.models import Chat, GameRow, OutboxRow, Seat, User, utcnow
+from service.store.users import direct_chat_markers
 from workers import presenting
 
 CHAT_MAX = OutboxRow.chat.type.length
@@ -36,8 +37,8 @@ def direct_chat_of(user: User) -> str:
     id>`, or `@uid:<row id>` when that would overflow the outbox's chat column (a Matrix id may be 255 long)."""
     if user.direct_chat:
         return user.direct_chat
-    marker = f"@user:{user.platform_id}"
-    return marker if len(marker) <= CHAT_MAX else f"@uid:{user.id}"
+    marker, by_id = direct_chat_markers(user)
+    return marker if len(marker) <= CHAT_MAX else by_id
 
 
 def seat_name(seat: Seat, users: dict[int, User]) -> str:

@@ -8,7 +8,7 @@ import zlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, event, or_, select
+from sqlalchemy import Connection, Row, event, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
@@ -155,6 +155,18 @@ def pending_for_shard(
     if skip:
         query = query.where(table.c.chat.not_in(skip))
     return list(conn.execute(query.order_by(table.c.id).limit(limit)))
+
+
+def readdress(s: Session, platform: str, chats: tuple[str, ...], to: str) -> int:
+    """Move pending rows from other addresses to `to`, keeping their ids and so their order; they join that chat's
+    shard. Returns how many moved."""
+    table = OutboxRow.__table__
+    moved = s.execute(
+        update(table)
+        .where(table.c.platform == platform, table.c.chat.in_(chats), table.c.status == "pending")
+        .values(chat=to, shard=shard_of(to))
+    )
+    return moved.rowcount
 
 
 def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | None:

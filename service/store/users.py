@@ -6,6 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from service.store import outbox
 from service.store.models import Chat, User
 
 NAME_MAX = User.name.type.length
@@ -42,3 +43,18 @@ def chat_for(s: Session, platform: str, platform_id: str, is_group: bool = True)
         except IntegrityError:
             chat = s.scalars(select(Chat).where(Chat.platform == platform, Chat.platform_id == platform_id)).one()
     return chat
+
+
+def direct_chat_markers(user: User) -> tuple[str, str]:
+    """The addresses rows for the user's direct chat carry while it is not known (`workers.publish.direct_chat_of`):
+    `@user:<platform id>`, or `@uid:<row id>` when that would not fit the outbox's chat column."""
+    return f"@user:{user.platform_id}", f"@uid:{user.id}"
+
+
+def learn_direct_chat(s: Session, user: User, chat: str) -> int:
+    """Record the user's direct chat (the first one learnt stays) and move the rows queued under their markers
+    there, in this transaction, so that every row for that chat has one address, one shard and one order: under two
+    addresses, two senders at once sent a panel twice, or an older panel over a newer one. Returns rows moved."""
+    if user.direct_chat is None:
+        user.direct_chat = chat
+    return outbox.readdress(s, user.platform, direct_chat_markers(user), user.direct_chat)

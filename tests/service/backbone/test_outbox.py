@@ -290,3 +290,54 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     assert sorted(a["shard"] for a in asked) == [0, 1] and {a["task"] for a in asked} == {"deliver"}
     assert (published == []) == (window != "0")
 
+
+def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_ones(
+    backbone_pg, recording, monkeypatch
+):
+    """A player's panel is queued under a marker (`@user:<id>`: their direct chat is not known yet) and sent once the
+    adapter gives the chat; the next move queues the panel's new version for the chat itself, in another shard.
+    While the first version is being sent, that shard's sender runs: it must neither send the panel a second time
+    nor have its newer version overwritten by the older one (both happened with two addresses for one chat)."""
+    import asyncio
+
+    from sqlalchemy import select
+
+    from service.store.models import User
+    from service.store.outbox import shard_of
+    from service.store.users import user_for
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "4")
+    get_settings.cache_clear()
+    player = next(f"u{i}" for i in range(100) if shard_of(f"@user:u{i}") != shard_of(f"dm-u{i}"))
+    requested: list[str] = []
+    monkeypatch.setattr("workers.delivery.request_delivery", lambda platform, chat: requested.append(chat))
+    with session_scope() as s:
+        user_for(s, "rec", player)
+        outbox.upsert_if_changed(s, "rec", f"@user:{player}", "panel:1:0", {"text": "v1"})
+
+    def next_move() -> None:  # a move applied meanwhile: the direct chat is known, so the new panel goes there
+        with session_scope() as s:
+            chat = s.scalar(select(User.direct_chat).where(User.platform_id == player))
+            outbox.upsert_if_changed(s, "rec", chat, "panel:1:0", {"text": "v2"})
+        deliver_shard("rec", shard_of(chat))
+
+    racer = threading.Thread(target=next_move)
+    original = recording._call
+
+    async def call(method: str, chat: str, **kw):
+        if kw.get("text") == "v1" and not racer.is_alive() and racer.ident is None:
+            racer.start()  # that sender runs while this send is in flight (it may have to wait for this one)
+            await asyncio.to_thread(racer.join, 2.0)
+        return await original(method, chat, **kw)
+
+    monkeypatch.setattr(recording, "_call", call)
+    deliver_shard("rec", shard_of(f"@user:{player}"))
+    for chat in requested:  # what the marker's sender asked for, as the chat's shard task would do it
+        deliver_shard("rec", shard_of(chat))
+    racer.join(30)
+    sent = [(c.method, c.chat, c.text) for c in recording.calls]
+    assert sent == [("send_text", f"dm-{player}", "v1"), ("edit_text", f"dm-{player}", "v2")]
+    assert recording.calls[1].message_id == recording.calls[0].message_id
+    with session_scope() as s:
+        assert {(r.chat, r.status) for r in s.query(OutboxRow)} == {(f"dm-{player}", "sent")}
