@@ -16,9 +16,10 @@ import psycopg
 import pytest
 import redis
 
+from tests.redis_dbs import OWNER_KEY, flush_redis
+
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_BASE = "redis://127.0.0.1:6379"
-_LOCK_KEY = "camelot:test-owner"
 
 
 @pytest.fixture(scope="session")
@@ -44,14 +45,14 @@ def redis_url() -> Iterator[str]:
     me = f"pytest-{os.getpid()}"
     for db in range(1, 16):
         client = redis.Redis.from_url(f"{REDIS_BASE}/{db}")
-        owner = client.get(_LOCK_KEY)
+        owner = client.get(OWNER_KEY)
         if owner is not None and owner.decode() != me and _alive(owner.decode()):
             continue
         if owner is None and client.dbsize():
             continue  # someone else's data
         if owner is not None and owner.decode() != me:
             client.flushdb()  # left by a killed run
-        if client.set(_LOCK_KEY, me, nx=True, ex=3600) or client.get(_LOCK_KEY) == me.encode():
+        if client.set(OWNER_KEY, me, nx=True, ex=3600) or client.get(OWNER_KEY) == me.encode():
             break
     else:
         pytest.skip("no free Redis database 1-15")
@@ -71,15 +72,6 @@ def _alive(owner: str) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def flush_redis(url: str) -> None:
-    """Flush our claimed db, keeping the claim."""
-    client = redis.Redis.from_url(url)
-    me = client.get(_LOCK_KEY)
-    client.flushdb()
-    if me is not None:
-        client.set(_LOCK_KEY, me, ex=3600)
 
 
 def _reset_process_state() -> None:

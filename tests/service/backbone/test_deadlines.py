@@ -9,6 +9,7 @@ from service.sessions import reset_sessions
 from service.store import dispose_all, session_scope
 from service.store import games as game_rows
 from service.store.models import Deadline
+from tests.redis_dbs import flush_redis
 from workers.deadline_scan import resume_stalled_bots, scan
 
 
@@ -103,9 +104,7 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
     backdate()
     assert resume_stalled_bots() == 0
 
-    import redis
-
-    redis.Redis.from_url(backbone_pg.redis_url).flushdb()  # Redis lost: no meta says a person is asked
+    flush_redis(backbone_pg.redis_url)  # Redis lost: no meta says a person is asked
     assert resume_stalled_bots() == 1  # so one look at the state…
     with session_scope() as s:
         assert len(game_rows.action_log(s, game_id)) == before + 1  # …finds ann's turn and moves nothing
