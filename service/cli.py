@@ -7,6 +7,7 @@ Celery being configured, and a gateway's dependencies are loaded only by the gat
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Annotated
 
 import typer
@@ -31,9 +32,14 @@ def play(
 
     With every seat a bot the game runs to its end without input and prints the result and the number of moves.
     """
+    # The local game's tasks run here, whatever the environment says: with a broker its moves would wait for
+    # workers and its messages for a console gateway, neither of which runs.
+    os.environ["CELERY_BROKER_URL"] = ""
     from engine import get_game
     from service.chat import console
+    from service.settings import get_settings
 
+    get_settings.cache_clear()
     if game not in ("board", "cards"):
         raise typer.BadParameter("game must be board or cards")
     players = players or (4 if game == "board" else 3)

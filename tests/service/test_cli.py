@@ -24,8 +24,10 @@ RESULT = re.compile(
 TITLES = {"board": "Shadows over Camelot (board game)", "cards": "Shadows over Camelot: The Card Game"}
 
 
-def _camelot(tmp_path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_"))}
+def _camelot(tmp_path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_"))} | (
+        env or {}
+    )
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'camelot.sqlite3'}"
     code = "from service.cli import app; app()"
     return subprocess.run(
@@ -58,6 +60,18 @@ def test_play_is_deterministic_in_the_seed(tmp_path):
     assert first.stdout.strip() == second.stdout.strip()
     assert first.stdout.startswith("Ombre su Camelot: il gioco di carte: ") and "\nmosse: " in first.stdout
     assert "──" not in first.stdout  # --quiet: only the summary
+
+
+def test_play_runs_its_tasks_in_process_even_with_a_broker_configured(tmp_path, redis_url):
+    """A production environment (CELERY_BROKER_URL set, e.g. from a .env) must not send the local game's moves to
+    workers that are not running, nor its messages to a queue no gateway consumes: it stopped after 0 moves."""
+    import redis
+
+    env = {"CELERY_BROKER_URL": redis_url}
+    run = _camelot(tmp_path, "play", "--game", "cards", "--players", "3", "--bots", "3", "--quiet", env=env)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert RESULT.search(run.stdout), run.stdout[-2000:]
+    assert not redis.Redis.from_url(redis_url).keys("*celery*"), "a task was published to the broker"
 
 
 def test_help_lists_every_command():
