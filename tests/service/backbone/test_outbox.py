@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+import zlib
 
 import pytest
 
@@ -291,11 +292,13 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     assert (published == []) == (window != "0")
 
 
+@pytest.mark.parametrize("by_row_id", [False, True])
 def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_ones(
-    backbone_pg, recording, monkeypatch
+    backbone_pg, recording, monkeypatch, by_row_id
 ):
-    """A player's panel is queued under a marker (`@user:<id>`: their direct chat is not known yet) and sent once the
-    adapter gives the chat; the next move queues the panel's new version for the chat itself, in another shard.
+    """A player's panel is queued under a marker (`@user:<id>`, or `@uid:<row id>` for a long id: their direct chat is
+    not known yet) and sent once the adapter gives the chat; the next move queues the panel's new version for the chat
+    itself, in another shard.
     While the first version is being sent, that shard's sender runs: it must neither send the panel a second time
     nor have its newer version overwritten by the older one (both happened with two addresses for one chat)."""
     import asyncio
@@ -304,17 +307,19 @@ def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_
 
     from service.store.models import User
     from service.store.outbox import shard_of
-    from service.store.users import user_for
+    from service.store.users import direct_chat_markers, user_for
     from workers.delivery import deliver_shard
 
-    monkeypatch.setenv("DELIVERY_SHARDS", "4")
+    player = "u1"
+    with session_scope() as s:
+        marker = direct_chat_markers(user_for(s, "rec", player))[by_row_id]
+    shards = next(n for n in range(2, 50) if zlib.crc32(marker.encode()) % n != zlib.crc32(b"dm-u1") % n)
+    monkeypatch.setenv("DELIVERY_SHARDS", str(shards))  # the marker and the chat in different shards
     get_settings.cache_clear()
-    player = next(f"u{i}" for i in range(100) if shard_of(f"@user:u{i}") != shard_of(f"dm-u{i}"))
     requested: list[str] = []
     monkeypatch.setattr("workers.delivery.request_delivery", lambda platform, chat: requested.append(chat))
     with session_scope() as s:
-        user_for(s, "rec", player)
-        outbox.upsert_if_changed(s, "rec", f"@user:{player}", "panel:1:0", {"text": "v1"})
+        outbox.upsert_if_changed(s, "rec", marker, "panel:1:0", {"text": "v1"})
 
     def next_move() -> None:  # a move applied meanwhile: the direct chat is known, so the new panel goes there
         with session_scope() as s:
@@ -332,7 +337,7 @@ def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_
         return await original(method, chat, **kw)
 
     monkeypatch.setattr(recording, "_call", call)
-    deliver_shard("rec", shard_of(f"@user:{player}"))
+    deliver_shard("rec", shard_of(marker))
     for chat in requested:  # what the marker's sender asked for, as the chat's shard task would do it
         deliver_shard("rec", shard_of(chat))
     racer.join(30)
