@@ -414,6 +414,13 @@ class MatrixAdapter:
             if user not in await self._direct_map():
                 await self._record_direct(user, room)
 
+    @_on_home_loop
+    async def record_direct(self, user: str, room: str) -> None:
+        """Make `room` the bot's direct room with `user` in `m.direct` (the backbone's record of it wins)."""
+        async with self._direct_lock:
+            if (await self._direct_map()).get(user) != room:
+                await self._record_direct(user, room)
+
     async def _record_direct(self, user: str, room: str) -> None:
         """Add the room to `m.direct` account data (the server does not do it for the creator), then to the map.
         Under `_direct_lock`: the account data is read, changed and written whole, so two rooms recorded at once

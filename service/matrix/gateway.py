@@ -47,6 +47,8 @@ TIMELINE_LIMIT = 100  # events per room and sync; a longer gap is fetched page b
 Submit = Callable[[Inbound], None]
 Answer = Callable[[str, str, str], None]  # (room, user, notice key), e.g. "expired"
 Handled = Callable[[list[str]], set[str]]  # event ids → those the backbone has already processed
+Owner = Callable[[str], str | None]  # room → the user whose direct chat it is for the backbone, if any
+UNKNOWN_AGAIN = 60.0  # seconds before a room that is nobody's direct chat is looked up again
 
 
 class Gateway:
@@ -61,6 +63,7 @@ class Gateway:
         submit: Submit,
         answer: Answer,
         handled: Handled = lambda ids: set(),
+        direct_owner: Owner = lambda room: None,
     ) -> None:
         self.client = client
         self.store = store
@@ -70,6 +73,8 @@ class Gateway:
         self.submit = submit
         self.answer = answer
         self.handled = handled
+        self.direct_owner = direct_owner
+        self._not_direct: dict[str, float] = {}  # room → when the backbone last said it is nobody's direct chat
         self.timeline_limit = TIMELINE_LIMIT
         self._full_state = True  # the first sync of this process loads every room's state
         self._work = ThreadPoolExecutor(1, thread_name_prefix="matrix-handoff")
@@ -194,11 +199,7 @@ class Gateway:
             return
         room = self.client.rooms.get(room_id)
         origin = inbound.Origin(
-            room_id,
-            sender,
-            event.event_id,
-            room.user_name(sender) if room else None,
-            not await self.adapter.is_direct(room_id),
+            room_id, sender, event.event_id, room.user_name(sender) if room else None, not await self._direct(room_id)
         )
         if isinstance(event, RoomMessageText):
             await self._message(origin, event, room)
@@ -210,6 +211,24 @@ class Gateway:
             log.warning("matrix.undecryptable", room=room_id, session=event.session_id)
             if event.session_id not in self.client.outgoing_key_requests:
                 await self.client.request_room_key(event)
+
+    async def _direct(self, room_id: str) -> bool:
+        """Whether the room is a player's direct chat: listed in `m.direct`, or, failing that, recorded as one by the
+        backbone (which sends their panels there), in which case `m.direct` is mended. A direct room missing from
+        `m.direct` (lost in a write, or rewritten by another client of the bot's account) would read as a group,
+        where a bare number answers nothing, and its player could never move again."""
+        if await self.adapter.is_direct(room_id):
+            return True
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._not_direct.get(room_id, -UNKNOWN_AGAIN) < UNKNOWN_AGAIN:
+            return False
+        owner = await asyncio.to_thread(self.direct_owner, room_id)  # a database read: off the loop
+        if owner is None:
+            self._not_direct[room_id] = loop.time()
+            return False
+        log.warning("matrix.direct_room_mended", room=room_id)
+        await self.adapter.record_direct(owner, room_id)
+        return True
 
     async def _message(self, origin: inbound.Origin, event: RoomMessageText, room) -> None:
         parsed = inbound.parse_command(event.body)

@@ -28,7 +28,7 @@ from service.render.i18n import t
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
-from service.store.models import ProcessedUpdate
+from service.store.models import ProcessedUpdate, User
 from workers.deadline_scan import sweep_outbox
 from workers.queue import enqueue
 
@@ -63,6 +63,14 @@ def _processed(event_ids: list[str]) -> set[str]:
         return set(found)
 
 
+def _direct_owner(room: str) -> str | None:
+    """The Matrix user whose direct chat the backbone has recorded `room` to be (it sends their panels there)."""
+    with session_scope() as s:
+        return s.scalar(
+            select(User.platform_id).where(User.platform == inbound.PLATFORM, User.direct_chat == room).limit(1)
+        )
+
+
 def _answer(room: str, user: str, key: str) -> None:
     """A short notice to a player, through the outbox like everything else (rate limits, retries)."""
     with session_scope() as s:
@@ -86,7 +94,7 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     registry.register("matrix", lambda: adapter)
     gateway = Gateway(
         client, LoginStore(settings.matrix_store_path), login, adapter, choices,
-        submit=_submit, answer=_answer, handled=_processed,
+        submit=_submit, answer=_answer, handled=_processed, direct_owner=_direct_owner,
     )
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()

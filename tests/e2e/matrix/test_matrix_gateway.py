@@ -33,13 +33,15 @@ class Recorder:
 
 
 async def _gateway(
-    hs, name: str, store: str, sessions: MemorySessions, rec: Recorder, handled=lambda ids: set()
+    hs, name: str, store: str, sessions: MemorySessions, rec: Recorder, handled=lambda ids: set(),
+    direct_owner=lambda room: None,
 ) -> Gateway:
     client, stored = await connect(hs.url, hs.user_id(name), hs.users[hs.user_id(name)], store, encryption=True)
     choices = ChoiceMaps(sessions)
     adapter = MatrixAdapter(client, choices, explain=str, encrypt_direct=True)
     return Gateway(
-        client, LoginStore(store), stored, adapter, choices, submit=rec.submit, answer=rec.answer, handled=handled
+        client, LoginStore(store), stored, adapter, choices, submit=rec.submit, answer=rec.answer, handled=handled,
+        direct_owner=direct_owner,
     )
 
 
@@ -152,5 +154,55 @@ def test_a_batch_read_again_after_a_kill_skips_what_the_backbone_processed(homes
         assert [(c.command, c.update_id) for c in rec.inbound[2:]] == [("status", rec.inbound[1].update_id)]
         await gw2.client.close()
         await alice.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_direct_room_missing_from_m_direct_is_still_direct_and_mended(homeserver):
+    """m.direct lost the room (a write that dropped it, or another client of the bot's account rewrote it), while the
+    backbone sends the player's panels there: the player's numbers still count as direct answers, and m.direct is
+    mended. A room nobody owns stays a group."""
+
+    async def scenario():
+        homeserver.register("bot_mend")
+        store, sessions, rec = scratch("bot-"), MemorySessions(), Recorder()
+        carol: Player = await login(homeserver.url, *homeserver.register("carol_mend"))
+        owners: dict[str, str] = {}
+        asked: list[str] = []
+
+        def owner(room: str) -> str | None:
+            asked.append(room)
+            return owners.get(room)
+
+        gw = await _gateway(homeserver, "bot_mend", store, sessions, rec, direct_owner=owner)
+        await gw.step()
+        dm = await gw.adapter.direct_chat(carol.user_id)
+        owners[dm] = carol.user_id  # what the backbone recorded when it opened the room
+        await carol.wait_for(lambda p: dm in p.client.rooms)
+        await gw.step(timeout_ms=0)
+        await gw.adapter.send_text(dm, "Your turn", [[Button("Fight", "9:1:fight"), Button("Pass", "9:1:pass")]])
+        await carol.wait_for(lambda p: any("2. Pass" in b for b in p.bodies(dm)))
+        user = gw.client.user_id
+        await gw.adapter._raw("PUT", f"/v3/user/{user}/account_data/m.direct", {})  # the room forgotten
+        gw.adapter.forget_direct_rooms()
+        assert not await gw.adapter.is_direct(dm)
+
+        await carol.say(dm, "2")
+        await _until(gw, lambda: rec.inbound)
+        assert [(c.text, c.is_group, c.user) for c in rec.inbound] == [("9:1:pass", False, carol.user_id)]
+        assert (await gw.client.list_direct_rooms()).rooms[carol.user_id] == [dm]
+        assert await gw.adapter.is_direct(dm)
+
+        group = (await carol.client.room_create(preset=RoomPreset.private_chat, invite=[user])).room_id
+        await _until(gw, lambda: group in gw.client.rooms)
+        await settle(carol)
+        for text in ("1", "2"):  # a bare number in a group is conversation; the room is looked up once a minute
+            await carol.say(group, text)
+        await carol.say(group, "!help")
+        await _until(gw, lambda: len(rec.inbound) == 2)
+        assert (rec.inbound[1].command, rec.inbound[1].is_group) == ("help", True)
+        assert asked.count(group) == 1
+        await gw.client.close()
+        await carol.close()
 
     asyncio.run(scenario())
