@@ -8,7 +8,7 @@ import zlib
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, event, or_, select, update
+from sqlalchemy import Connection, Row, event, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
@@ -159,14 +159,22 @@ def pending_for_shard(
 
 def readdress(s: Session, platform: str, chats: tuple[str, ...], to: str) -> int:
     """Move pending rows from other addresses to `to`, keeping their ids and so their order; they join that chat's
-    shard. Returns how many moved."""
+    shard. An edit that a newer edit of the same message at `to` (pending or sent) has overtaken is dropped as
+    superseded instead: sent now, it would put the older content back. Returns how many moved."""
     table = OutboxRow.__table__
-    moved = s.execute(
-        update(table)
-        .where(table.c.platform == platform, table.c.chat.in_(chats), table.c.status == "pending")
-        .values(chat=to, shard=shard_of(to))
+    newer = table.alias("newer")
+    moving = (table.c.platform == platform, table.c.chat.in_(chats), table.c.status == "pending")
+    overtaken = exists().where(
+        newer.c.platform == platform,
+        newer.c.chat == to,
+        newer.c.op == "upsert",
+        newer.c.ref == table.c.ref,
+        newer.c.id > table.c.id,
+        newer.c.status.in_(("pending", "sent")),
     )
-    return moved.rowcount
+    dropped = update(table).where(*moving, table.c.op == "upsert", overtaken)
+    s.execute(dropped.values(status="superseded", sent_at=utcnow()))
+    return s.execute(update(table).where(*moving).values(chat=to, shard=shard_of(to))).rowcount
 
 
 def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | None:

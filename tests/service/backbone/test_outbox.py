@@ -10,7 +10,7 @@ import pytest
 
 from service.chat.base import PermanentError, RateLimited, TransientError
 from service.settings import get_settings
-from service.store import outbox, session_scope
+from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow
 from workers.delivery import deliver_chat
 
@@ -346,3 +346,34 @@ def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_
     assert recording.calls[1].message_id == recording.calls[0].message_id
     with session_scope() as s:
         assert {(r.chat, r.status) for r in s.query(OutboxRow)} == {(f"dm-{player}", "sent")}
+
+
+def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent(backbone_pg, recording, monkeypatch):
+    """A move that read the player's direct chat as unknown just before a sender recorded it queues its panel under
+    the marker; the next move, a moment later, queues the newer panel for the chat itself, and it is sent first.
+    When the marker's row then moves to the chat it is obsolete: dropped, not sent as an edit back to the old
+    panel."""
+    from service.store.outbox import shard_of
+    from service.store.users import user_for
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    with session_scope() as s:
+        user_for(s, "rec", "u7").direct_chat = "dm-u7"
+        outbox.upsert_if_changed(s, "rec", "@user:u7", "panel:1:2", {"text": "older"})
+        outbox.enqueue(s, "rec", "@user:u7", "send", {"text": "your turn"})
+    with session_scope() as s:
+        outbox.upsert_if_changed(s, "rec", "dm-u7", "panel:1:2", {"text": "newer"})
+    monkeypatch.setattr("workers.delivery.request_delivery", lambda platform, chat: None)
+    with get_engine().connect() as conn:  # the chat's own row goes first: the marker's waits for its pass
+        first = outbox.pending_for_chat(conn, "rec", "dm-u7")
+    assert [r.payload["text"] for r in first] == ["newer"]
+    deliver_chat("rec", "dm-u7", True)
+    deliver_shard("rec", shard_of("@user:u7"))  # moves the marker's rows to the chat
+    deliver_chat("rec", "dm-u7", True)
+    assert [(c.method, c.text) for c in recording.sent("dm-u7")] == [("send_text", "newer"), ("send_text", "your turn")]
+    with session_scope() as s:
+        assert {r.payload["text"]: r.status for r in s.query(OutboxRow)} == {
+            "older": "superseded", "newer": "sent", "your turn": "sent"
+        }
