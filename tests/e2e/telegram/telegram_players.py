@@ -15,7 +15,7 @@ from service.callback import Choice, unpack
 @dataclass
 class Player:
     user: User
-    tapped: set[tuple[int, str]] = field(default_factory=set)  # panel versions already answered
+    tapped: set[tuple[int, int]] = field(default_factory=set)  # panel revisions already answered
 
 
 class Table:
@@ -27,8 +27,12 @@ class Table:
         self.rng = random.Random(seed)
         self.taps = 0
 
-    def panel(self, player: Player) -> tuple[int, str, list[str]] | None:
-        """The newest message with choice buttons in the player's direct chat: (id, version, callback data)."""
+    def panel(self, player: Player) -> tuple[int, int, list[str]] | None:
+        """The newest message with choice buttons in the player's direct chat: (id, revision, callback data).
+
+        The fake's revision, not edit_date: two edits in one second can bring back a panel the player already tapped
+        (a page forward, then back), and an edit_date version would make it look tapped.
+        """
         for msg in reversed(self.api.messages(player.user.id)):
             data = [
                 b["callback_data"]
@@ -37,7 +41,7 @@ class Table:
                 if "callback_data" in b
             ]
             if data:
-                return msg.message_id, f"{msg.edit_date}:{msg.text}:{data}", data
+                return msg.message_id, msg.revision, data
         return None
 
     def choose(self, data: list[str]) -> str:

@@ -128,6 +128,8 @@ class Methods:
         return entities
 
     def record(self, action: str, method: str, chat: Chat, msg: Message | None, text: str) -> None:
+        if msg is not None:
+            msg.revision += 1
         self.w.records.append(
             Record(
                 action,

@@ -78,6 +78,7 @@ class Message:
     entities: list[dict[str, Any]] | None = None
     migrate_to_chat_id: int | None = None  # service messages of a group's upgrade to a supergroup
     migrate_from_chat_id: int | None = None
+    revision: int = 0  # bumped by every send and edit; not in the API (edit_date is whole seconds): for test players
 
 
 @dataclass
