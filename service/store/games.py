@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import JSON, LargeBinary, Select, TextClause, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, configure_mappers
 
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
 
@@ -87,7 +87,10 @@ def _made(model: type[Any], row: Any) -> Any:
     at = _AT[model]
     if row[at] is None:  # the id, first of the columns
         return None
-    return model(**dict(zip(_KEYS[model], row[at : at + len(_KEYS[model])], strict=True)))
+    configure_mappers()  # a no-op once done; `new_instance` alone would leave a new process's attributes unset
+    made = model._sa_class_manager.new_instance()  # as the ORM loads a row: no constructor (a tenth of the CPU)
+    made.__dict__.update(zip(_KEYS[model], row[at : at + len(_KEYS[model])], strict=True))
+    return made
 
 
 @cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import pytest
@@ -86,3 +87,31 @@ def test_outbox_rows_buffered_for_a_move_and_never_written_fail_the_commit(backb
         outbox.enqueue(s, "rec", "c1", "send", {"text": "plain"})  # no longer buffering: an ordinary row
     with session_scope() as s:
         assert [r.payload["text"] for r in s.query(OutboxRow).all()] == ["plain"]
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_a_games_table_loads_in_a_fresh_process_before_any_other_orm_use(fixture, request):
+    """`lock_with_table` makes its objects without the ORM's constructor; in a fresh process (a worker's pool
+    process) nothing else may have set the mappers up before it (a move failed there with an AttributeError)."""
+    import subprocess
+    import sys
+
+    from service import lobby
+
+    settings = request.getfixturevalue(fixture)
+    game_id = lobby.create_and_start("rec", "group-1", "cards", {}, ["alice", "bob"], 1, seed=3)
+    script = (
+        "from service.store import session_scope; from service.store.games import lock_with_table\n"
+        f"with session_scope() as s: game, table = lock_with_table(s, {game_id})\n"
+        "print(game.kind, game.status, table.chat.platform_id, [(seat.seat, seat.bot) for seat in table.seats],"
+        " sorted(user.platform_id for user in table.users.values()))\n"
+        "print(game.config, game.options['players'], game.options['bot_seats'], game.result)"
+    )
+    env = {**os.environ, "DATABASE_URL": settings.database_url}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split("\n")[:2] == [
+        "cards active group-1 [(0, None), (1, None), (2, 'heuristic')] ['alice', 'bob']",
+        "{'players': 3} 3 [2] None",  # JSON columns decoded
+    ]
+
