@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import JSON, LargeBinary, Select, TextClause, bindparam, select, text
+from psycopg.types.json import Json
+from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, cast, select, text
+from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, configure_mappers
 
@@ -57,11 +60,17 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
     """The game row locked until the transaction ends (as `lock_game`), with its chat, seats and users, in one
     round trip. They come as plain rows made into objects the session does not track: a move changes only the game
     row and its seats' prompts, and `save_move` writes those (the ORM's loading and flush cost more than the move)."""
-    on_pg = s.get_bind().dialect.name == "postgresql"
-    rows = s.connection().execute(_table_statement(on_pg), {"id": game_id}).all()
+    driver = _driver(s)
+    if driver is not None:
+        with driver.cursor() as cur:
+            rows = cur.execute(_compiled(_table_statement(True)), {"id": game_id}, prepare=True).fetchall()
+    else:
+        rows = s.connection().execute(_table_statement(False), {"id": game_id}).all()
     if not rows:
         return None
     game, chat = _made(GameRow, rows[0]), _made(Chat, rows[0])
+    if driver is not None:  # its JSON came as text (`_table_statement`): decoded once, not once per seat's row
+        game.__dict__.update((key, _json_or_none(game.__dict__[key])) for key in _GAME_JSON)
     seats: list[Seat] = []
     users: dict[int, User] = {}
     for row in rows:
@@ -93,11 +102,23 @@ def _made(model: type[Any], row: Any) -> Any:
     return made
 
 
+_GAME_JSON = [c.key for c in GameRow.__table__.c if isinstance(c.type, JSON)]
+
+
+def _json_or_none(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
 @cache
 def _table_statement(on_pg: bool) -> Select[Any]:
+    """Game, chat, seat and user columns, a row per seat. On PostgreSQL (run on the driver, see `lock_with_table`)
+    the game's JSON columns come as text: the driver would decode them in every seat's row."""
     games, chats, seats, users = (model.__table__ for model in _LOADED)
+    columns = [model.__table__.c[key] for model in _LOADED for key in _KEYS[model]]
+    if on_pg:
+        columns = [cast(c, Text).label(c.key) if isinstance(c.type, JSON) else c for c in columns]
     stmt = (
-        select(*(model.__table__.c[key] for model in _LOADED for key in _KEYS[model]))
+        select(*columns)
         .select_from(games)
         .outerjoin(chats, chats.c.id == games.c.chat_id)
         .outerjoin(seats, seats.c.game_id == games.c.id)
@@ -146,10 +167,15 @@ def save_move(
         params.update({f"s{n}": row.seat, f"ps{n}": row.prompt_seq, f"sig{n}": row.prompt_sig})
     for n, row in enumerate(rows):
         params.update({f"{column}{n}": row[column] for column in _OUTBOX_COLUMNS})
-    conn = s.connection()
-    if s.get_bind().dialect.name == "postgresql":
-        conn.execute(_move_statement(len(changed), len(rows)), params)
+    driver = _driver(s)
+    if driver is not None:
+        for n in range(len(rows)):
+            params[f"payload{n}"] = Json(params[f"payload{n}"])
+        params["result"] = Json(params["result"])
+        with driver.cursor() as cur:
+            cur.execute(_compiled(_move_statement(len(changed), len(rows))), params, prepare=True)
     else:
+        conn = s.connection()
         conn.execute(_typed(text(_GAME_SQL), range(0), game=True), params)
         conn.execute(text(_ACTION_SQL), params)
         for n in range(len(changed)):
@@ -157,6 +183,24 @@ def save_move(
         for n in range(len(rows)):
             conn.execute(_typed(text(_OUTBOX_SQL + _outbox_values(n)), range(n, n + 1), game=False), params)
     table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}
+
+
+def _driver(s: Session) -> Any | None:
+    """On PostgreSQL, the psycopg connection of the session's transaction (None elsewhere). A move's two statements
+    run on it directly, prepared: SQLAlchemy's execution layer (result set-up, column descriptions) cost 13 % more
+    CPU for lock + write + rollback (2,223 against 1,935 µs, alternating blocks). A connection lost meanwhile is
+    still dropped from the pool by the session's rollback (checked by terminating the backend mid-move)."""
+    conn = s.connection()
+    return conn.connection.driver_connection if conn.dialect.name == "postgresql" else None
+
+
+@cache
+def _compiled(statement: Any) -> str:
+    """A statement's PostgreSQL text for psycopg (`%(name)s` parameters, JSON binds cast)."""
+    return str(statement.compile(dialect=_PG_DIALECT))
+
+
+_PG_DIALECT = postgresql_psycopg.dialect()
 
 
 @cache

@@ -112,6 +112,28 @@ def test_a_games_table_loads_in_a_fresh_process_before_any_other_orm_use(fixture
     assert out.returncode == 0, out.stderr
     assert out.stdout.split("\n")[:2] == [
         "cards active group-1 [(0, None), (1, None), (2, 'heuristic')] ['alice', 'bob']",
-        "{'players': 3} 3 [2] None",  # JSON columns decoded
+        "{'players': 3} 3 [2] None",  # JSON columns decoded (on PostgreSQL the driver reads them as text)
     ]
+
+
+def test_a_connection_lost_during_a_move_leaves_the_pool(backbone_pg):
+    """The move's statements run on the psycopg connection itself (`games._driver`); a backend that dies under them
+    (a PostgreSQL restart) must not come back from the pool to fail the next move too."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    from service import lobby
+    from service.store import get_engine
+    from service.store.games import lock_with_table
+
+    game_id = lobby.create_and_start("rec", "group-1", "cards", {}, ["alice", "bob", "carol"], 0, seed=3)
+    with pytest.raises((DBAPIError, OSError)), session_scope() as s:
+        pid = s.connection().execute(text("SELECT pg_backend_pid()")).scalar()
+        with get_engine().connect() as other:
+            other.execute(text(f"SELECT pg_terminate_backend({pid})"))
+        lock_with_table(s, game_id)
+    for _ in range(get_engine().pool.size() + 1):  # every pooled connection works
+        with session_scope() as s:
+            game, table = lock_with_table(s, game_id)
+            assert game.id == game_id and len(table.seats) == 3
 
