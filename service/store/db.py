@@ -2,8 +2,9 @@
 
 SQLite: WAL and `BEGIN IMMEDIATE`, so writers serialize (the row lock's stand-in). PostgreSQL: plain URLs are
 mapped to the psycopg 3 driver; the game row is locked with `SELECT … FOR UPDATE` (see `store.games.lock_game`).
-Statement parameters are kept out of error messages and SQL logs (`hide_parameters`): they carry hands, panels and
-action codes, and an error's message ends up in a worker's log.
+Statement parameters are kept out of error messages and SQL logs (`hide_parameters`), and so are the row values
+PostgreSQL quotes in an error's DETAIL (`without_row_values`): they carry hands, panels and action codes, and an
+error's message ends up in a worker's log.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from service.settings import get_settings
@@ -39,9 +42,37 @@ def get_engine(url: str | None = None, lazy_commit: bool = False) -> Engine:
     return _engines[key]
 
 
+def without_row_values(exc: BaseException) -> bool:
+    """Keep only the first line of a PostgreSQL error's message: the lines after it (DETAIL, e.g. "Failing row
+    contains (…)", HINT, CONTEXT) quote the values of the rows, which can be a hand, a panel or a secret choice, and
+    an error's message ends up in a worker's log. The exception keeps its type (callers catch IntegrityError);
+    `exc.diag` still has the whole for code that asks. Returns whether it changed the message."""
+    if exc.args and isinstance(exc.args[0], str) and "\n" in exc.args[0]:
+        exc.args = (exc.args[0].split("\n", 1)[0], *exc.args[1:])
+        return True
+    return False
+
+
 def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
     if not url.startswith("sqlite"):
         engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800, hide_parameters=True)
+
+        @event.listens_for(engine, "handle_error")
+        def _scrub(context) -> DBAPIError | None:  # pragma: no cover - driver hook
+            """SQLAlchemy's error has copied the driver's message already: made again from the scrubbed one."""
+            wrapped = context.sqlalchemy_exception
+            if not isinstance(wrapped, DBAPIError) or not without_row_values(context.original_exception):
+                return None
+            return DBAPIError.instance(
+                context.statement,
+                context.parameters,
+                context.original_exception,
+                psycopg.Error,
+                hide_parameters=True,
+                connection_invalidated=wrapped.connection_invalidated,
+                dialect=context.dialect,
+            )
+
         if lazy_commit:
 
             @event.listens_for(engine, "connect")

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import psycopg
 from psycopg.types.json import Json
 from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, cast, select, text
 from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, configure_mappers
 
+from service.store.db import without_row_values
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
 
 OPEN = ("lobby", "active")
@@ -62,7 +66,7 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
     row and its seats' prompts, and `save_move` writes those (the ORM's loading and flush cost more than the move)."""
     driver = _driver(s)
     if driver is not None:
-        with driver.cursor() as cur:
+        with _scrubbed(), driver.cursor() as cur:
             rows = cur.execute(_compiled(_table_statement(True)), {"id": game_id}, prepare=True).fetchall()
     else:
         rows = s.connection().execute(_table_statement(False), {"id": game_id}).all()
@@ -172,7 +176,7 @@ def save_move(
         for n in range(len(rows)):
             params[f"payload{n}"] = Json(params[f"payload{n}"])
         params["result"] = Json(params["result"])
-        with driver.cursor() as cur:
+        with _scrubbed(), driver.cursor() as cur:
             cur.execute(_compiled(_move_statement(len(changed), len(rows))), params, prepare=True)
     else:
         conn = s.connection()
@@ -192,6 +196,16 @@ def _driver(s: Session) -> Any | None:
     still dropped from the pool by the session's rollback (checked by terminating the backend mid-move)."""
     conn = s.connection()
     return conn.connection.driver_connection if conn.dialect.name == "postgresql" else None
+
+
+@contextmanager
+def _scrubbed() -> Iterator[None]:
+    """Driver errors without the row values PostgreSQL quotes, as the engine's errors (`db.without_row_values`)."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        without_row_values(exc)
+        raise
 
 
 @cache

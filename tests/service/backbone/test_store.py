@@ -137,3 +137,26 @@ def test_a_connection_lost_during_a_move_leaves_the_pool(backbone_pg):
             game, table = lock_with_table(s, game_id)
             assert game.id == game_id and len(table.seats) == 3
 
+
+def test_a_database_error_quotes_no_row_values_in_its_message(backbone_pg):
+    """PostgreSQL quotes a failing row in an error's DETAIL ("Failing row contains (…)"); an error's message ends up
+    in a worker's log, and the row can be a player's hand. Both through SQLAlchemy and on the driver (a move's
+    write)."""
+    import traceback
+
+    from service import lobby
+    from service.store.games import lock_with_table, save_move
+
+    secret = "HAND: Excalibur, Grail, Morgan"
+    with pytest.raises(IntegrityError) as orm_error, session_scope() as s:  # the type callers catch is kept
+        s.add(OutboxRow(platform="rec", chat="dm-1", op=None, payload={"text": secret}))
+    game_id = lobby.create_and_start("rec", "group-1", "cards", {}, ["alice", "bob", "carol"], 0, seed=3)
+    row = {"platform": "rec", "chat": "dm-1", "shard": 0, "is_group": False, "op": None, "ref": None,
+           "payload": {"text": secret}, "photo": None}
+    with pytest.raises(Exception) as driver_error, session_scope() as s:
+        game, table = lock_with_table(s, game_id)
+        game.seq += 1
+        save_move(s, game, table, 0, "x", "bot", [row])
+    for error in (orm_error.value, driver_error.value):
+        logged = "".join(traceback.format_exception(error))
+        assert "not-null constraint" in logged and secret not in logged and "Failing row" not in logged
