@@ -33,6 +33,18 @@ def reference_workload(units: int = REFERENCE_UNITS) -> float:
     return time.perf_counter() - start
 
 
+def reference_cpu_seconds(runs: int = 3) -> float:
+    """The least CPU time of `runs` reference workloads: unlike wall time, not stretched by other load or by a host
+    that lends our CPU out (steal), so it tells how fast this machine's CPU is right now (the pipeline benchmarks
+    print it beside their figures)."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        reference_workload()
+        best = min(best, time.process_time() - started)
+    return best
+
+
 @dataclass
 class BenchResult:
     games: int

@@ -303,6 +303,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     """
     args = _parse(argv or [])
     _configure(args)
+    from engine.bench import reference_cpu_seconds
     from service.store import migrate
 
     migrate()
@@ -327,6 +328,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
             worker.wait(30)
         _cleanup(run)
     f = {
+        "reference_ms": reference_cpu_seconds() * 1000,
         "games": args.games,
         "offered_per_s": args.rate,
         "moves_per_s": move_rate,
@@ -352,7 +354,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     print(
         f"pipeline: {args.game} games of {args.players} bots, {args.processes} worker process(es), "
         f"Celery pool {args.pool} x {args.concurrency}, sends taking {args.send_latency * 1000:.0f} ms, "
-        f"{args.seconds:.0f} s windows"
+        f"{args.seconds:.0f} s windows; this host's CPU: reference workload {f['reference_ms']:.0f} ms"
     )
     print(
         f"  paced, {args.games} concurrent games offering {args.rate:.0f} moves/s: {move_rate:.0f} moves/s, "
