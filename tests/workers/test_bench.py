@@ -29,3 +29,20 @@ def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     assert figures["move_cpu_ms"] == pytest.approx(
         sum(figures[f"move_cpu_{k}_ms"] for k in ("worker", "postgres", "redis"))
     )
+
+
+def test_the_benchmark_gives_the_planner_statistics_of_the_tables_with_their_games(backbone_pg):
+    """Statistics of empty tables (this PostgreSQL has no autovacuum) made the lock's join scan whole tables."""
+    from sqlalchemy import text
+
+    from service import lobby
+    from service.store import session_scope
+    from workers.bench import analyze
+
+    for n in range(6):  # people's games: in-process, a bot's pace would be waited out here
+        lobby.create_and_start("rec", f"group-{n}", "cards", {}, [f"u{n}-{seat}" for seat in range(4)], 0, seed=n)
+    analyze()
+    with session_scope() as s:
+        rows = s.execute(text("SELECT relname, reltuples FROM pg_class WHERE relname IN ('games', 'seats')"))
+        counted = {name: tuples for name, tuples in rows}
+    assert counted == {"games": 6, "seats": 24}
