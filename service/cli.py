@@ -104,3 +104,11 @@ def bench_pipeline(ctx: typer.Context) -> None:
     from workers import bench as workers_bench
 
     workers_bench.pipeline(list(ctx.args))
+
+
+@bench.command("moves", context_settings=PASS_THROUGH)
+def bench_moves(ctx: typer.Context) -> None:
+    """A worker's move alone, in one process against PostgreSQL and Redis, without Celery."""
+    from workers import bench_moves as workers_bench_moves
+
+    workers_bench_moves.moves(list(ctx.args))

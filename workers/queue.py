@@ -17,7 +17,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -145,16 +145,21 @@ def due_entry(task: str, countdown: float, kwargs: dict[str, Any]) -> tuple[str,
 def unschedule_moves(game_ids: set[int]) -> int:
     """Forget the bot moves scheduled for these games (stopped ones: the moves would only find them stopped).
     Returns how many."""
+    return len(take_scheduled(lambda task, kwargs: task == "play_bot" and kwargs.get("game_id") in game_ids))
+
+
+def take_scheduled(wanted: Callable[[str, dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """Take the scheduled tasks that `wanted(task, kwargs)` picks out of the schedule; returns their arguments."""
     from service.sessions import get_sessions
 
     sessions = get_sessions()
-    moves = [
-        member
+    taken = [
+        (member, item["kwargs"])
         for member in sessions.scheduled()
-        if (item := json.loads(member))["task"] == "play_bot" and item["kwargs"].get("game_id") in game_ids
+        if wanted((item := json.loads(member))["task"], item["kwargs"])
     ]
-    sessions.unschedule(moves)
-    return len(moves)
+    sessions.unschedule([member for member, _ in taken])
+    return [kwargs for _, kwargs in taken]
 
 
 def shown(kwargs: dict[str, Any]) -> str:

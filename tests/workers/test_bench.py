@@ -7,6 +7,7 @@ import math
 import pytest
 
 from workers.bench import pipeline
+from workers.bench_moves import moves
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +30,28 @@ def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     assert figures["move_cpu_ms"] == pytest.approx(
         sum(figures[f"move_cpu_{k}_ms"] for k in ("worker", "postgres", "redis"))
     )
+
+
+def test_bench_moves_smoke(backbone_pg, monkeypatch, capsys):
+    """The move-alone benchmark plays its rounds, reports every figure, and leaves nothing behind."""
+    from service.sessions import get_sessions
+    from service.store import session_scope
+    from service.store.models import Chat, GameRow, OutboxRow
+
+    for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):  # the benchmark sets them; restored after
+        monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
+    figures = moves(["--games", "3", "--rounds", "2", "--database-url", backbone_pg.database_url,
+                     "--redis-url", backbone_pg.redis_url])
+    out = capsys.readouterr().out
+    assert "CPU per move" in out and "reference workload" in out
+    assert figures["moves"] == 6  # three games, a move each in each of two measured rounds
+    assert figures["move_cpu_process_ms"] > 0 and figures["move_wall_ms"] > 0 and figures["reference_ms"] > 0
+    assert figures["move_cpu_ms"] == pytest.approx(
+        sum(figures[f"move_cpu_{k}_ms"] for k in ("process", "postgres", "redis"))
+    )
+    with session_scope() as s:
+        assert s.query(GameRow).count() == s.query(Chat).count() == s.query(OutboxRow).count() == 0
+    assert get_sessions().scheduled() == []  # neither the games' next moves nor their deliveries
 
 
 def test_the_benchmark_gives_the_planner_statistics_of_the_tables_with_their_games(backbone_pg):
