@@ -74,6 +74,9 @@ def _publish(task: str, kwargs: dict[str, Any], countdown: float | None = None, 
     from workers.app import configure
 
     configure()
+    if not countdown and _on_redis():
+        _push([(task, kwargs)])
+        return
     tasks.TASKS[task].apply_async(
         kwargs=kwargs,
         countdown=countdown,
@@ -85,7 +88,10 @@ def _publish(task: str, kwargs: dict[str, Any], countdown: float | None = None, 
 
 
 def _publish_together(jobs: list[tuple[str, dict[str, Any]]]) -> None:
-    """Publish tasks to the broker together: one producer, their messages sent in one round trip."""
+    """Publish tasks to the broker together: their messages sent in one round trip."""
+    if _on_redis():
+        _push(jobs)
+        return
     if len(jobs) == 1:
         _publish(*jobs[0])
         return
@@ -94,6 +100,23 @@ def _publish_together(jobs: list[tuple[str, dict[str, Any]]]) -> None:
     with configure().producer_or_acquire() as producer, producer.batch():
         for task, kwargs in jobs:
             _publish(task, kwargs, producer=producer)
+
+
+def _on_redis() -> bool:
+    """Whether the broker is Redis, whose messages `workers.messages` builds (others go through `apply_async`)."""
+    return (get_settings().celery_broker_url or "").startswith(("redis://", "rediss://"))
+
+
+def _push(jobs: list[tuple[str, dict[str, Any]]]) -> None:
+    from workers import messages, tasks
+    from workers.app import configure
+
+    default = configure().conf.task_default_queue
+    built = []
+    for task, kwargs in jobs:
+        queue = queue_of(task, kwargs) or default
+        built.append((queue, messages.message(tasks.TASKS[task].name, kwargs, queue, shown(kwargs))))
+    messages.push(get_settings().celery_broker_url or "", built)
 
 
 @contextmanager
