@@ -275,8 +275,8 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     monkeypatch.setenv("DELIVERY_BATCH_WINDOW", window)
     get_settings.cache_clear()
     published: list[dict] = []
-    monkeypatch.setattr(
-        work_queue, "_publish", lambda task, kwargs, *a, **kw: published.append({"task": task, **kwargs})
+    monkeypatch.setattr(  # what goes to the broker now
+        work_queue, "_push", lambda jobs: published.extend({"task": task, **kwargs} for task, kwargs in jobs)
     )
     chats = [f"c{i}" for i in range(10)]
     with work_queue.handing_on():  # as a move asks: in one round trip
