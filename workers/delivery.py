@@ -398,11 +398,12 @@ def _finish(
 ) -> None:
     """Mark the row done, and record a new message id. Committed without waiting for the disk on PostgreSQL:
     losing this bookkeeping in a crash only repeats a send, which at-least-once delivery allows anyway."""
-    with session_scope(lazy_commit=True) as s:
-        s.execute(update(OutboxRow).where(OutboxRow.id == row.id).values(status=status, error=error, sent_at=utcnow()))
+    table = OutboxRow.__table__
+    with get_engine(lazy_commit=True).begin() as conn:
+        conn.execute(update(table).where(table.c.id == row.id).values(status=status, error=error, sent_at=utcnow()))
         if message_id is not None and row.ref and chat is not None:
-            outbox.record_message_id(s, row.platform, row.chat, row.ref, message_id)
+            outbox.record_message_id(conn, row.platform, row.chat, row.ref, message_id)
             if chat != row.chat:
-                outbox.record_message_id(s, row.platform, chat, row.ref, message_id)
+                outbox.record_message_id(conn, row.platform, chat, row.ref, message_id)
     if message_id is not None and row.ref and chat is not None:
         get_sessions().set_message_id(row.platform, chat, row.ref, message_id)

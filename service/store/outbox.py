@@ -9,6 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, event, exists, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
@@ -185,11 +187,15 @@ def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | Non
     )
 
 
-def record_message_id(s: Session, platform: str, chat: str, ref: str, message_id: str) -> None:
-    known = s.scalar(
-        select(SentMessage).where(SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref)
+def record_message_id(conn: Connection, platform: str, chat: str, ref: str, message_id: str) -> None:
+    """Remember the platform's id of the message sent for `ref`: one upsert (Core, on a delivery's connection), as
+    every new message of a game is booked this way (through the ORM it took a query, a flush and their set-up)."""
+    table = SentMessage.__table__
+    insert = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
+    stmt = insert.values(platform=platform, chat=chat, ref=ref, message_id=message_id, updated=utcnow())
+    conn.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[table.c.platform, table.c.chat, table.c.ref],
+            set_={"message_id": stmt.excluded.message_id, "updated": stmt.excluded.updated},
+        )
     )
-    if known is None:
-        s.add(SentMessage(platform=platform, chat=chat, ref=ref, message_id=message_id))
-    else:
-        known.message_id = message_id

@@ -136,6 +136,25 @@ def test_upsert_edits_in_place_and_skips_unchanged_content(rates):
         outbox.upsert_if_changed(s, "rec", "g9", "board:1", {"text": "v3"}, is_group=True)
     deliver_chat("rec", "g9", True)
     assert [(c.method, c.text) for c in rates.sent("g9")][-1] == ("send_text", "v3")
+    with session_scope() as s:  # the new message's id replaced the old one; the digest of v3 was kept
+        assert not outbox.upsert_if_changed(s, "rec", "g9", "board:1", {"text": "v3"}, is_group=True)
+        assert outbox.upsert_if_changed(s, "rec", "g9", "board:1", {"text": "v4"}, is_group=True)
+    deliver_chat("rec", "g9", True)
+    last, previous = rates.sent("g9")[-1], rates.sent("g9")[-2]
+    assert (last.method, last.text, last.message_id) == ("edit_text", "v4", previous.message_id)
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_a_message_id_is_recorded_for_a_new_ref_and_replaced_for_a_known_one(fixture, request):
+    request.getfixturevalue(fixture)
+    with get_engine().begin() as conn:
+        outbox.record_message_id(conn, "rec", "c1", "board:1", "101")
+        outbox.record_message_id(conn, "rec", "c1", "panel:1:0", "102")
+    with get_engine().begin() as conn:
+        outbox.record_message_id(conn, "rec", "c1", "board:1", "103")
+    with session_scope() as s:
+        ids = [outbox.sent_message_id(s, "rec", "c1", ref) for ref in ("board:1", "panel:1:0", "panel:1:1")]
+    assert ids == ["103", "102", None]
 
 
 def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
