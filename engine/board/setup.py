@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from engine.board import catalogue as cat
@@ -21,6 +20,7 @@ from engine.board import turns
 from engine.board.state import BoardState, new_state
 from engine.core.errors import IllegalAction
 from engine.core.events import Event, private, public
+from engine.core.rng import Rng
 
 DEFAULTS: dict[str, Any] = {
     "knights": None,  # knight ids per seat, else random
@@ -58,7 +58,7 @@ def _take(pool: list[str], card: str) -> str:
 def setup(config: dict[str, Any], seed: int) -> tuple[BoardState, list[Event]]:
     cfg = normalize(config)
     stack = cfg.get("stack") or {}
-    rng = random.Random(seed)
+    rng = Rng(seed)
     n = cfg["players"]
     s = new_state(cfg, rng)
     ev: list[Event] = []

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from engine.board import catalogue as cat
+from engine.core.rng import copy_rng
 
 _FIELDS = (
     "config", "n", "knight", "life", "loc", "alive", "hands", "loyalty", "loyalty_seen", "known_loyal",
@@ -46,8 +47,7 @@ class BoardState:
         state = BoardState()
         for f in _FIELDS:
             setattr(state, f, copy.deepcopy(getattr(self, f)))
-        state.rng = random.Random()
-        state.rng.setstate(self.rng.getstate())
+        state.rng = copy_rng(self.rng)
         state.cache = None
         return state
 

@@ -16,6 +16,7 @@ import random
 
 from engine.cards.catalogue import CARDS, QUESTS
 from engine.cards.state import State, seen
+from engine.core.rng import Rng
 
 
 def resample(state: State, seat: int | None, rng: random.Random) -> State:
@@ -25,7 +26,7 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
     _knights(s, seat, rng)
     if s.token is not None and s.token_by != seat:
         s.token = rng.choice(QUESTS)
-    s.rng = random.Random(rng.getrandbits(64))
+    s.rng = Rng(rng.getrandbits(64))
     return s
 
 

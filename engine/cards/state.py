@@ -9,7 +9,6 @@ middle (Vivien's); solo games have no slots.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
@@ -24,6 +23,7 @@ from engine.cards.catalogue import (
     loyalty_deck,
 )
 from engine.core.errors import IllegalAction
+from engine.core.rng import Rng, copy_rng
 
 PUBLIC = -1
 """Seen-mask of a face-up card or one everybody saw: all bits set, so `seen(PUBLIC, seat)` is always true."""
@@ -57,9 +57,7 @@ class State:
         new = State.__new__(State)
         for name in State.__slots__:
             setattr(new, name, getattr(self, name))
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
+        new.rng = copy_rng(self.rng)
         for name in _LISTS:
             setattr(new, name, list(getattr(self, name)))
         new.known = [dict(d) for d in self.known]
@@ -106,7 +104,7 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     stack = config.get("stack") or {}
     s = State.__new__(State)
     s.n, s.expert, s.solo = n, bool(config.get("expert", False)), n == 1
-    s.rng = rng = random.Random(seed)
+    s.rng = rng = Rng(seed)
 
     # Loyalty (C-SETUP): shuffle the deck for this player count, deal one each, two stay in the middle.
     if s.solo:
