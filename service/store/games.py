@@ -72,6 +72,7 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
         rows = s.connection().execute(_table_statement(False), {"id": game_id}).all()
     if not rows:
         return None
+    configure_mappers()  # a no-op once done (7 µs); `new_instance` alone would leave a new process's attributes unset
     game, chat = _made(GameRow, rows[0]), _made(Chat, rows[0])
     if driver is not None:  # its JSON came as text (`_table_statement`): decoded once, not once per seat's row
         game.__dict__.update((key, _json_or_none(game.__dict__[key])) for key in _GAME_JSON)
@@ -96,11 +97,11 @@ _AT = {  # where each model's columns start in a row of `_table_statement`
 
 
 def _made(model: type[Any], row: Any) -> Any:
-    """The `model` object in a row of `_table_statement`, or None where the outer join found none (its id NULL)."""
+    """The `model` object in a row of `_table_statement`, or None where the outer join found none (its id NULL).
+    The mappers must be configured (`lock_with_table` does)."""
     at = _AT[model]
     if row[at] is None:  # the id, first of the columns
         return None
-    configure_mappers()  # a no-op once done; `new_instance` alone would leave a new process's attributes unset
     made = model._sa_class_manager.new_instance()  # as the ORM loads a row: no constructor (a tenth of the CPU)
     made.__dict__.update(zip(_KEYS[model], row[at : at + len(_KEYS[model])], strict=True))
     return made
