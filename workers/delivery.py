@@ -345,9 +345,9 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | 
         return await adapter.send_text(chat, text, keyboard, **_mentions(adapter, row)), False
     if row.op == "upsert":
         known = get_sessions().get_message_id(row.platform, chat, row.ref or "")
-        if known is None:
-            with session_scope() as s:
-                known = outbox.sent_message_id(s, row.platform, chat, row.ref or "")
+        if known is None:  # a new message, or Redis lost it: a plain connection (no ORM session) for one query
+            with get_engine().connect() as conn:
+                known = outbox.sent_message_id(conn, row.platform, chat, row.ref or "")
         if known is not None:
             try:
                 if row.photo:

@@ -179,7 +179,7 @@ def readdress(s: Session, platform: str, chats: tuple[str, ...], to: str) -> int
     return s.execute(update(table).where(*moving).values(chat=to, shard=shard_of(to))).rowcount
 
 
-def sent_message_id(s: Session, platform: str, chat: str, ref: str) -> str | None:
+def sent_message_id(s: Session | Connection, platform: str, chat: str, ref: str) -> str | None:
     return s.scalar(
         select(SentMessage.message_id).where(
             SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref
