@@ -36,7 +36,7 @@ def configure() -> Celery:
     broker_url = settings.celery_broker_url or "memory://"
     app.conf.update(
         broker_url=broker_url,
-        broker_transport=broker.NAME if broker_url.startswith(("redis://", "rediss://")) else None,
+        broker_transport=broker.NAME if broker.is_redis(broker_url) else None,
         result_backend=settings.celery_result_backend,
         task_serializer="json",
         accept_content=["json"],

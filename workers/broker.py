@@ -20,6 +20,11 @@ from kombu.transport import redis as kombu_redis
 NAME = "workers.broker:Transport"
 
 
+def is_redis(url: str | None) -> bool:
+    """Whether a broker URL is a Redis one: this transport's, and messages built by `workers.messages`."""
+    return (url or "").startswith(("redis://", "rediss://"))
+
+
 class Channel(kombu_redis.Channel):
     _sync_client: Any = None
 

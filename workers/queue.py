@@ -104,7 +104,9 @@ def _publish_together(jobs: list[tuple[str, dict[str, Any]]]) -> None:
 
 def _on_redis() -> bool:
     """Whether the broker is Redis, whose messages `workers.messages` builds (others go through `apply_async`)."""
-    return (get_settings().celery_broker_url or "").startswith(("redis://", "rediss://"))
+    from workers.broker import is_redis
+
+    return is_redis(get_settings().celery_broker_url)
 
 
 def _push(jobs: list[tuple[str, dict[str, Any]]]) -> None:
