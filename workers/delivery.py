@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -63,8 +64,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         enqueue("deliver", countdown=0.2, platform=platform, chat=chat)
         return 0
     handled = 0
-    sent: list[int] = []  # rows sent whose bookkeeping is one UPDATE at the end
-    superseded: list[int] = []  # edits overtaken by a newer edit of the same message before they were sent
+    booked = Booked()
     try:
         try:
             adapter = get_adapter(platform)
@@ -72,15 +72,14 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
             log.warning("outbox.no_adapter", platform=platform)
             return 0
         while True:
-            _mark(sent, "sent")  # before reading again: those rows are done
-            _mark(superseded, "superseded")
+            booked.write()  # before reading again: those rows are done
             with get_engine().connect() as conn:
                 rows = outbox.pending_for_chat(conn, platform, chat, BATCH)
             if not rows or _readdressed(adapter, platform, chat):
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
-            for row in _newest_edits(rows, superseded):
-                delay = _attempt(adapter, row, settings, sent)
+            for row in _newest_edits(rows, booked.superseded):
+                delay = _attempt(adapter, row, settings, booked)
                 if delay <= 0:
                     handled += 1
                     continue
@@ -93,8 +92,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                 if last_batch:
                     return handled
     finally:
-        _mark(sent, "sent")
-        _mark(superseded, "superseded")
+        booked.write()
         lock.__exit__(None, None, None)
 
 
@@ -112,8 +110,7 @@ def deliver_shard(platform: str, shard: int) -> int:
         enqueue("deliver", countdown=0.2, platform=platform, shard=shard)
         return 0
     handled = 0
-    sent: list[int] = []
-    superseded: list[int] = []
+    booked = Booked()
     waits: dict[str, float] = {}  # chat → seconds until it may send again
     started = time.monotonic()
     try:
@@ -123,8 +120,7 @@ def deliver_shard(platform: str, shard: int) -> int:
             log.warning("outbox.no_adapter", platform=platform)
             return 0
         while True:
-            _mark(sent, "sent")
-            _mark(superseded, "superseded")
+            booked.write()
             with get_engine().connect() as conn:
                 rows = outbox.pending_for_shard(conn, platform, shard, list(waits), SHARD_BATCH)
             by_chat: dict[str, list[Any]] = {}
@@ -134,7 +130,7 @@ def deliver_shard(platform: str, shard: int) -> int:
             for chat, chat_rows in by_chat.items():
                 if _readdressed(adapter, platform, chat):
                     continue
-                for row in _newest_edits(chat_rows, superseded):
+                for row in _newest_edits(chat_rows, booked.superseded):
                     delay, real_chat = _ready(adapter, row, settings)
                     if delay > 0:
                         waits[chat] = delay
@@ -145,7 +141,7 @@ def deliver_shard(platform: str, shard: int) -> int:
             for (row, real_chat), outcome in zip(plan, outcomes, strict=True):
                 if row.chat in waits and outcome is None:  # not tried: an earlier row of its chat must wait
                     continue
-                if _book(row, real_chat, outcome, sent):
+                if _book(row, real_chat, outcome, booked):
                     handled += 1
                 else:
                     waits[row.chat] = RETRY_SOON
@@ -155,22 +151,21 @@ def deliver_shard(platform: str, shard: int) -> int:
                 enqueue("deliver", platform=platform, shard=shard)
                 break
     finally:
-        _mark(sent, "sent")
-        _mark(superseded, "superseded")
+        booked.write()
         lock.__exit__(None, None, None)
     if waits:
         enqueue("deliver", countdown=min(waits.values()), platform=platform, shard=shard)
     return handled
 
 
-def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, sent: list[int]) -> float:
+def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, booked: Booked) -> float:
     """Try to send one row: 0 when it is done (sent, or failed for good), else the seconds to wait before the
     chat may try again (its `not_before`, a rate bucket, a 429 or a network error)."""
     delay, real_chat = _ready(adapter, row, settings)
     if delay > 0:
         return delay
     outcome = run(_perform(adapter, [(row, real_chat)]))[0]
-    return 0.0 if _book(row, real_chat, outcome, sent) else RETRY_SOON
+    return 0.0 if _book(row, real_chat, outcome, booked) else RETRY_SOON
 
 
 def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, str | None]:
@@ -266,7 +261,7 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
     request_delivery(row.platform, group)
 
 
-def _book(row: OutboxRow, chat: str | None, outcome: SendResult, sent: list[int]) -> bool:
+def _book(row: OutboxRow, chat: str | None, outcome: SendResult, booked: Booked) -> bool:
     """Record what sending a row did: True when the row is done (sent, or failed for good); False when it must be
     tried again later (a 429, a network error, or not tried)."""
     sessions = get_sessions()
@@ -292,24 +287,42 @@ def _book(row: OutboxRow, chat: str | None, outcome: SendResult, sent: list[int]
     if isinstance(outcome, BaseException):  # PermanentError
         if chat is None:
             _ask_for_direct_chat(row)
-        _finish(row, "failed", error=str(outcome)[:500])
+        _fail(row, str(outcome)[:500])
         log.warning("outbox.permanent", row=row.id, platform=row.platform, error=str(outcome))
         return True
     message_id, new_id = outcome
-    if new_id:
-        _finish(row, "sent", message_id=message_id, chat=chat)
-    else:
-        sent.append(row.id)
+    booked.sent.append(row.id)
+    if new_id and message_id is not None and row.ref and chat is not None:
+        sessions.set_message_id(row.platform, chat, row.ref, message_id)  # at once: a later edit finds it
+        booked.message_ids[(row.platform, row.chat, row.ref)] = message_id
+        booked.message_ids[(row.platform, chat, row.ref)] = message_id
     return True
 
 
-def _mark(ids: list[int], status: str) -> None:
-    """Set the status of rows `ids` in one statement and empty the list."""
-    if ids:
+@dataclass
+class Booked:
+    """What a sender has done and not yet written: rows sent, edits overtaken by a newer edit of the same message
+    before they were sent, and the ids of new messages. Written in one transaction before the next rows are read
+    and at the end, not a transaction per message; committed without waiting for the disk on PostgreSQL: losing
+    it in a crash only repeats a send, which at-least-once delivery allows (the new ids are in Redis at once)."""
+
+    sent: list[int] = field(default_factory=list)
+    superseded: list[int] = field(default_factory=list)
+    message_ids: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (platform, chat, ref) → id
+
+    def write(self) -> None:
+        if not (self.sent or self.superseded or self.message_ids):
+            return
         table = OutboxRow.__table__
         with get_engine(lazy_commit=True).begin() as conn:
-            conn.execute(update(table).where(table.c.id.in_(ids)).values(status=status, sent_at=utcnow()))
-        ids.clear()
+            for ids, status in ((self.sent, "sent"), (self.superseded, "superseded")):
+                if ids:
+                    conn.execute(update(table).where(table.c.id.in_(ids)).values(status=status, sent_at=utcnow()))
+            if self.message_ids:
+                outbox.record_message_ids(conn, self.message_ids)
+        self.sent.clear()
+        self.superseded.clear()
+        self.message_ids.clear()
 
 
 def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
@@ -393,17 +406,8 @@ def _keyboard(raw: Any) -> list[list[Button]] | None:
     return [[Button(label, data) for label, data in row] for row in raw]
 
 
-def _finish(
-    row: OutboxRow, status: str, *, message_id: str | None = None, chat: str | None = None, error: str | None = None
-) -> None:
-    """Mark the row done, and record a new message id. Committed without waiting for the disk on PostgreSQL:
-    losing this bookkeeping in a crash only repeats a send, which at-least-once delivery allows anyway."""
+def _fail(row: OutboxRow, error: str) -> None:
+    """Mark the row failed for good, with why."""
     table = OutboxRow.__table__
     with get_engine(lazy_commit=True).begin() as conn:
-        conn.execute(update(table).where(table.c.id == row.id).values(status=status, error=error, sent_at=utcnow()))
-        if message_id is not None and row.ref and chat is not None:
-            outbox.record_message_id(conn, row.platform, row.chat, row.ref, message_id)
-            if chat != row.chat:
-                outbox.record_message_id(conn, row.platform, chat, row.ref, message_id)
-    if message_id is not None and row.ref and chat is not None:
-        get_sessions().set_message_id(row.platform, chat, row.ref, message_id)
+        conn.execute(update(table).where(table.c.id == row.id).values(status="failed", error=error, sent_at=utcnow()))

@@ -187,12 +187,18 @@ def sent_message_id(s: Session | Connection, platform: str, chat: str, ref: str)
     )
 
 
-def record_message_id(conn: Connection, platform: str, chat: str, ref: str, message_id: str) -> None:
-    """Remember the platform's id of the message sent for `ref`: one upsert (Core, on a delivery's connection), as
-    every new message of a game is booked this way (through the ORM it took a query, a flush and their set-up)."""
+def record_message_ids(conn: Connection, ids: dict[tuple[str, str, str], str]) -> None:
+    """Remember the platform's ids of messages sent for refs, `(platform, chat, ref) → id`: one upsert (Core, on a
+    delivery's connection) for a sender's whole batch (through the ORM each took a query, a flush and their set-up)."""
     table = SentMessage.__table__
     insert = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
-    stmt = insert.values(platform=platform, chat=chat, ref=ref, message_id=message_id, updated=utcnow())
+    now = utcnow()
+    stmt = insert.values(
+        [
+            {"platform": platform, "chat": chat, "ref": ref, "message_id": message_id, "updated": now}
+            for (platform, chat, ref), message_id in ids.items()
+        ]
+    )
     conn.execute(
         stmt.on_conflict_do_update(
             index_elements=[table.c.platform, table.c.chat, table.c.ref],

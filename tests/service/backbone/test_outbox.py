@@ -131,6 +131,9 @@ def test_upsert_edits_in_place_and_skips_unchanged_content(rates):
     calls = rates.sent("g9")
     assert [(c.method, c.text) for c in calls] == [("send_text", "v1"), ("edit_text", "v2")]
     assert calls[1].message_id == calls[0].message_id
+    with session_scope() as s:  # written by the time the sender is done, not only cached in Redis
+        assert outbox.sent_message_id(s, "rec", "g9", "board:1") == calls[0].message_id
+        assert {r.status for r in s.query(OutboxRow).filter_by(chat="g9")} == {"sent"}
     rates.fail_next(PermanentError("message can't be edited"))
     with session_scope() as s:
         outbox.upsert_if_changed(s, "rec", "g9", "board:1", {"text": "v3"}, is_group=True)
@@ -145,16 +148,18 @@ def test_upsert_edits_in_place_and_skips_unchanged_content(rates):
 
 
 @pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
-def test_a_message_id_is_recorded_for_a_new_ref_and_replaced_for_a_known_one(fixture, request):
+def test_message_ids_are_recorded_for_new_refs_and_replaced_for_known_ones(fixture, request):
     request.getfixturevalue(fixture)
+    with session_scope() as s:  # as a move leaves it: the ref known with its content's digest, no id yet
+        outbox.upsert_if_changed(s, "rec", "c1", "board:1", {"text": "v1"})
     with get_engine().begin() as conn:
-        outbox.record_message_id(conn, "rec", "c1", "board:1", "101")
-        outbox.record_message_id(conn, "rec", "c1", "panel:1:0", "102")
+        outbox.record_message_ids(conn, {("rec", "c1", "board:1"): "101", ("rec", "c1", "panel:1:0"): "102"})
     with get_engine().begin() as conn:
-        outbox.record_message_id(conn, "rec", "c1", "board:1", "103")
+        outbox.record_message_ids(conn, {("rec", "c1", "board:1"): "103"})
     with session_scope() as s:
         ids = [outbox.sent_message_id(s, "rec", "c1", ref) for ref in ("board:1", "panel:1:0", "panel:1:1")]
-    assert ids == ["103", "102", None]
+        assert ids == ["103", "102", None]
+        assert not outbox.upsert_if_changed(s, "rec", "c1", "board:1", {"text": "v1"})  # the digest was kept
 
 
 def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
