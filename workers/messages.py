@@ -15,8 +15,8 @@ import json
 import os
 import random
 import socket
-import threading
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 import redis
@@ -24,8 +24,6 @@ import redis
 from workers.app import app
 
 _EMBED = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
-_clients: dict[str, redis.Redis] = {}
-_clients_lock = threading.Lock()
 
 
 def message(task: str, kwargs: dict[str, Any], queue: str, kwargsrepr: str) -> str:
@@ -97,11 +95,8 @@ def _origin() -> str:
 _HOST = socket.gethostname()
 
 
+@cache
 def _client(url: str) -> redis.Redis:
     """One client per broker URL for the process (redis-py's pool makes new connections after a fork; its default
     retry policy reconnects after a dropped connection, as kombu's publish would)."""
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            client = _clients[url] = redis.Redis.from_url(url)
-        return client
+    return redis.Redis.from_url(url)
