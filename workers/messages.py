@@ -21,6 +21,7 @@ from typing import Any
 
 import redis
 
+from service.sessions import round_trip
 from workers.app import app
 
 _EMBED = {"callbacks": None, "errbacks": None, "chain": None, "chord": None}
@@ -72,11 +73,8 @@ def message(task: str, kwargs: dict[str, Any], queue: str, kwargsrepr: str) -> s
 
 
 def push(broker_url: str, messages: Iterable[tuple[str, str]]) -> None:
-    """LPUSH each `(queue, message)` onto its queue's list, all in one round trip (a pipeline, no transaction)."""
-    pipe = _client(broker_url).pipeline(transaction=False)
-    for queue, msg in messages:
-        pipe.lpush(queue, msg)
-    pipe.execute()
+    """LPUSH each `(queue, message)` onto its queue's list, all in one round trip."""
+    round_trip.send(_client(broker_url), [("LPUSH", queue, msg) for queue, msg in messages])
 
 
 def _uuid() -> str:

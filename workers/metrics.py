@@ -11,6 +11,7 @@ from functools import cache
 
 import redis
 
+from service.sessions import round_trip
 from service.settings import get_settings
 
 KEEP = 200_000
@@ -31,10 +32,7 @@ def observe(name: str, enqueued_at: float | None) -> None:
     if not url:
         _memory.setdefault(name, []).append(seconds)
         return
-    pipe = _client(url).pipeline(transaction=False)
-    pipe.rpush(PREFIX + name, f"{seconds:.6f}")
-    pipe.ltrim(PREFIX + name, -KEEP, -1)
-    pipe.execute()
+    round_trip.send(_client(url), [("RPUSH", PREFIX + name, f"{seconds:.6f}"), ("LTRIM", PREFIX + name, -KEEP, -1)])
 
 
 def read(name: str) -> list[float]:

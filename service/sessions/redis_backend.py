@@ -11,6 +11,7 @@ from typing import Any
 
 import redis
 
+from service.sessions import round_trip
 from service.sessions.base import Sessions
 
 P = "camelot:"
@@ -76,7 +77,7 @@ class RedisSessions(Sessions):
         self._penalize = self.client.register_script(_PENALIZE)
         self._claim = self.client.register_script(_CLAIM)
         self._release = self.client.register_script(_RELEASE)
-        self._local = threading.local()  # .pipe: the open `pipelined` block's pipeline
+        self._local = threading.local()  # .batch: the commands of the open `pipelined` block
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         raw = self.client.get(f"{P}state:{game_id}")
@@ -99,26 +100,30 @@ class RedisSessions(Sessions):
         self.client.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
 
     def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
-        with self.pipelined():
-            pipe = self._writer()
-            pipe.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
-            pipe.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+        self._write(
+            ("SET", f"{P}state:{game_id}", str(seq).encode() + b":" + blob, "EX", STATE_TTL),
+            ("SET", f"{P}meta:{game_id}", json.dumps(meta), "EX", STATE_TTL),
+        )
 
-    def _writer(self) -> Any:
-        """Where a write goes: the open `pipelined` block's pipeline, else straight to Redis."""
-        return getattr(self._local, "pipe", None) or self.client
+    def _write(self, *commands: round_trip.Command) -> None:
+        """Writes join the open `pipelined` block's round trip, else go to Redis in one of their own."""
+        batch: list[round_trip.Command] | None = getattr(self._local, "batch", None)
+        if batch is None:
+            round_trip.send(self.client, commands)
+        else:
+            batch.extend(commands)
 
     @contextmanager
     def pipelined(self) -> Iterator[None]:
-        if getattr(self._local, "pipe", None) is not None:  # nested: the outer block sends
+        if getattr(self._local, "batch", None) is not None:  # nested: the outer block sends
             yield
             return
-        self._local.pipe = self.client.pipeline(transaction=False)
+        self._local.batch = batch = []
         try:
             yield
-            self._local.pipe.execute()
         finally:
-            self._local.pipe = None
+            self._local.batch = None
+        round_trip.send(self.client, batch)
 
     def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
         raw = self.client.get(f"{P}ui:{scope}:{key}")
@@ -178,11 +183,11 @@ class RedisSessions(Sessions):
         self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])
 
     def schedule(self, member: str, due: float) -> None:
-        self._writer().zadd(DUE_KEY, {member: due})
+        self._write(("ZADD", DUE_KEY, repr(due), member))
 
     def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
-        # EVAL, not a registered script: in a pipeline redis-py would first ask whether the script is loaded
-        self._writer().eval(_SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due))
+        # EVAL, not a registered script: a batch cannot load a script the server lacks
+        self._write(("EVAL", _SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due)))
 
     def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         until = now + lease
