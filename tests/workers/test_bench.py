@@ -20,6 +20,8 @@ def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "moves/s" in out and "no-op" in out and "ratios" in out
     assert "reference workload" in out and figures["reference_ms"] > 0  # how fast the host's CPU was
+    assert figures["reference_start_ms"] > 0 and "at the start" in out
+    assert "first target: not judged" in out  # a tiny load
     assert figures["moves_per_s"] > 0 and figures["max_moves_per_s"] > 0 and figures["max_noop_per_s"] > 0
     assert not math.isnan(figures["move_p50_ms"]) and figures["move_p50_ms"] <= figures["move_p99_ms"]
     assert "CPU per move" in out and figures["move_cpu_worker_ms"] > 0 and figures["noop_cpu_worker_ms"] > 0
