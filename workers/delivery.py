@@ -137,7 +137,7 @@ def deliver_shard(platform: str, shard: int) -> int:
                         break
                     plan.append((row, real_chat))
             # one call into the adapters' event loop for the whole batch (a call per row cost more than the send)
-            outcomes = run(_perform(adapter, plan))
+            outcomes = _run_plan(adapter, plan)
             for (row, real_chat), outcome in zip(plan, outcomes, strict=True):
                 if row.chat in waits and outcome is None:  # not tried: an earlier row of its chat must wait
                     continue
@@ -164,7 +164,7 @@ def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, booked: Booked)
     delay, real_chat = _ready(adapter, row, settings)
     if delay > 0:
         return delay
-    outcome = run(_perform(adapter, [(row, real_chat)]))[0]
+    outcome = _run_plan(adapter, [(row, real_chat)])[0]
     return 0.0 if _book(row, real_chat, outcome, booked) else RETRY_SOON
 
 
@@ -181,10 +181,34 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
 SendResult = tuple[str | None, bool] | BaseException | None  # (message id, whether it is new) | the error | not tried
 
 
-async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
+def _run_plan(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
+    """Send the planned rows in the adapters' event loop, with the ids of the messages they edit read beforehand
+    (`_edited_message_ids`): in the loop a send waits on the platform only, never on Redis or the database."""
+    return run(_perform(adapter, plan, _edited_message_ids(plan)))
+
+
+def _edited_message_ids(plan: list[tuple[Any, str | None]]) -> dict[tuple[str, str], str]:
+    """The platform's ids of the messages the plan's edits-in-place target, `(chat, ref) → id`: one Redis round trip
+    for them all, and one query on a plain connection for those Redis lacks (new messages, or Redis lost them)."""
+    keys = sorted({(chat, row.ref or "") for row, chat in plan if row.op == "upsert" and chat is not None})
+    if not keys:
+        return {}
+    platform = plan[0][0].platform  # a plan is one platform's (a shard's, or a chat's)
+    cached = get_sessions().get_message_ids(platform, keys)
+    found = {key: known for key, known in zip(keys, cached, strict=True) if known}
+    missing = [key for key in keys if key not in found]
+    if missing:
+        with get_engine().connect() as conn:
+            found.update(outbox.sent_message_ids(conn, platform, missing))
+    return found
+
+
+async def _perform(
+    adapter: ChatAdapter, plan: list[tuple[Any, str | None]], known: dict[tuple[str, str], str]
+) -> list[SendResult]:
     """Send the planned rows, the chats at once (a send mostly waits on the platform) and each chat's rows in order
     (a few quick retries on network errors). After a row of a chat fails, the chat's later rows are not tried
-    (None): a chat's messages keep their order."""
+    (None): a chat's messages keep their order. `known`: the ids of edited messages, `(chat, ref) → id`."""
     outcomes: list[SendResult] = [None] * len(plan)
     by_chat: dict[str, list[int]] = {}
     for index, (row, _) in enumerate(plan):
@@ -192,7 +216,8 @@ async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> 
 
     async def send_chat(indexes: list[int]) -> None:
         for index in indexes:
-            outcomes[index] = outcome = await _send(adapter, *plan[index])
+            row, chat = plan[index]
+            outcomes[index] = outcome = await _send(adapter, row, chat, known.get((chat or "", row.ref or "")))
             if isinstance(outcome, BaseException) and not isinstance(outcome, PermanentError):
                 return
 
@@ -200,12 +225,12 @@ async def _perform(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> 
     return outcomes
 
 
-async def _send(adapter: ChatAdapter, row: Any, chat: str | None) -> SendResult:
+async def _send(adapter: ChatAdapter, row: Any, chat: str | None, known: str | None) -> SendResult:
     """One row's send: (message id, whether it is new), or the error it ended with."""
     try:
         if chat is None:
             raise PermanentError("the bot cannot write to this user yet")
-        return await _call_with_retries(adapter, row, chat)
+        return await _call_with_retries(adapter, row, chat, known)
     except (RateLimited, TransientError, PermanentError) as exc:
         return exc
     except Exception as exc:  # an adapter's bug must not lose the batch's bookkeeping: retried, then failed
@@ -343,12 +368,15 @@ def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
     wait=wait_exponential(multiplier=0.1, max=1.0),
     reraise=True,
 )
-async def _call_with_retries(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
-    return await _call(adapter, row, chat)
+async def _call_with_retries(
+    adapter: ChatAdapter, row: OutboxRow, chat: str, known: str | None
+) -> tuple[str | None, bool]:
+    return await _call(adapter, row, chat, known)
 
 
-async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | None, bool]:
-    """Perform the row; returns (message id, whether that id is new and must be recorded for later edits)."""
+async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str, known: str | None) -> tuple[str | None, bool]:
+    """Perform the row; returns (message id, whether that id is new and must be recorded for later edits). `known`:
+    for an edit in place, the id of the message it edits, if it was sent."""
     delivering.set(f"outbox:{row.id}")  # this call's own task: the setting ends with it
     text = row.payload.get("text", "")
     keyboard = _keyboard(row.payload.get("buttons"))
@@ -357,10 +385,6 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str) -> tuple[str | 
             return await adapter.send_photo(chat, row.photo, text, keyboard), False
         return await adapter.send_text(chat, text, keyboard, **_mentions(adapter, row)), False
     if row.op == "upsert":
-        known = get_sessions().get_message_id(row.platform, chat, row.ref or "")
-        if known is None:  # a new message, or Redis lost it: a plain connection (no ORM session) for one query
-            with get_engine().connect() as conn:
-                known = outbox.sent_message_id(conn, row.platform, chat, row.ref or "")
         if known is not None:
             try:
                 if row.photo:

@@ -59,6 +59,10 @@ class Sessions(ABC):
     @abstractmethod
     def get_message_id(self, platform: str, chat: str, ref: str) -> str | None: ...
 
+    def get_message_ids(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
+        """The ids of several messages, `(chat, ref)` each, in order (None where unknown)."""
+        return [self.get_message_id(platform, chat, ref) for chat, ref in keys]
+
     @abstractmethod
     def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None: ...
 

@@ -139,6 +139,12 @@ class RedisSessions(Sessions):
         raw = self.client.get(f"{P}msg:{platform}:{chat}:{ref}")
         return raw.decode() if raw is not None else None
 
+    def get_message_ids(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
+        if not keys:
+            return []
+        raw = self.client.mget([f"{P}msg:{platform}:{chat}:{ref}" for chat, ref in keys])
+        return [value.decode() if value is not None else None for value in raw]
+
     def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
         self.client.set(f"{P}msg:{platform}:{chat}:{ref}", message_id, ex=STATE_TTL)
 

@@ -179,12 +179,20 @@ def readdress(s: Session, platform: str, chats: tuple[str, ...], to: str) -> int
     return s.execute(update(table).where(*moving).values(chat=to, shard=shard_of(to))).rowcount
 
 
-def sent_message_id(s: Session | Connection, platform: str, chat: str, ref: str) -> str | None:
-    return s.scalar(
-        select(SentMessage.message_id).where(
-            SentMessage.platform == platform, SentMessage.chat == chat, SentMessage.ref == ref
+def sent_message_ids(s: Session | Connection, platform: str, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The platform's ids of the messages sent for `(chat, ref)` keys, those known, in one query."""
+    if not keys:
+        return {}
+    table = SentMessage.__table__
+    wanted = set(keys)
+    rows = s.execute(
+        select(table.c.chat, table.c.ref, table.c.message_id).where(
+            table.c.platform == platform,
+            table.c.chat.in_({chat for chat, _ in wanted}),
+            table.c.ref.in_({ref for _, ref in wanted}),
         )
     )
+    return {(chat, ref): message_id for chat, ref, message_id in rows if (chat, ref) in wanted and message_id}
 
 
 def record_message_ids(conn: Connection, ids: dict[tuple[str, str, str], str]) -> None:

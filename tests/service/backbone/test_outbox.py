@@ -132,7 +132,7 @@ def test_upsert_edits_in_place_and_skips_unchanged_content(rates):
     assert [(c.method, c.text) for c in calls] == [("send_text", "v1"), ("edit_text", "v2")]
     assert calls[1].message_id == calls[0].message_id
     with session_scope() as s:  # written by the time the sender is done, not only cached in Redis
-        assert outbox.sent_message_id(s, "rec", "g9", "board:1") == calls[0].message_id
+        assert outbox.sent_message_ids(s, "rec", [("g9", "board:1")]) == {("g9", "board:1"): calls[0].message_id}
         assert {r.status for r in s.query(OutboxRow).filter_by(chat="g9")} == {"sent"}
     rates.fail_next(PermanentError("message can't be edited"))
     with session_scope() as s:
@@ -157,7 +157,8 @@ def test_message_ids_are_recorded_for_new_refs_and_replaced_for_known_ones(fixtu
     with get_engine().begin() as conn:
         outbox.record_message_ids(conn, {("rec", "c1", "board:1"): "103"})
     with session_scope() as s:
-        ids = [outbox.sent_message_id(s, "rec", "c1", ref) for ref in ("board:1", "panel:1:0", "panel:1:1")]
+        found = outbox.sent_message_ids(s, "rec", [("c1", ref) for ref in ("board:1", "panel:1:0", "panel:1:1")])
+        ids = [found.get(("c1", ref)) for ref in ("board:1", "panel:1:0", "panel:1:1")]
         assert ids == ["103", "102", None]
         assert not outbox.upsert_if_changed(s, "rec", "c1", "board:1", {"text": "v1"})  # the digest was kept
 
@@ -401,3 +402,40 @@ def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent
         assert {r.payload["text"]: r.status for r in s.query(OutboxRow)} == {
             "older": "superseded", "newer": "sent", "your turn": "sent"
         }
+
+
+def test_a_batchs_edits_find_their_messages_ids_in_one_read_before_the_sends(backbone_pg, recording, monkeypatch):
+    """The ids of the messages a shard's batch edits are read together (one Redis read, then one query for those
+    Redis lost), outside the adapters' event loop; each edit targets its own chat's message."""
+    from service.sessions import get_sessions
+    from workers.delivery import deliver_shard
+
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    chats = [f"ed{i}" for i in range(4)]
+
+    def board(version: str) -> None:
+        with session_scope() as s:
+            for chat in chats:
+                outbox.upsert_if_changed(s, "rec", chat, "board:1", {"text": f"{chat} {version}"}, is_group=True)
+
+    board("v1")
+    assert deliver_shard("rec", 0) == 4
+    board("v2")
+    sessions = get_sessions()
+    sessions.client.delete(*(f"camelot:msg:rec:{chat}:board:1" for chat in chats[:2]))  # Redis lost two ids
+    reads: list[list[tuple[str, str]]] = []
+    original = type(sessions).get_message_ids
+
+    def read(self, platform, keys):
+        reads.append(keys)
+        return original(self, platform, keys)
+
+    monkeypatch.setattr(type(sessions), "get_message_ids", read)
+    monkeypatch.setattr(type(sessions), "get_message_id", lambda *a: pytest.fail("an id read on its own"))
+    assert deliver_shard("rec", 0) == 4
+    assert reads == [[(chat, "board:1") for chat in chats]]
+    for chat in chats:
+        sent, edited = [c for c in recording.calls if c.chat == chat]
+        assert (sent.method, sent.text) == ("send_text", f"{chat} v1")
+        assert (edited.method, edited.text, edited.message_id) == ("edit_text", f"{chat} v2", sent.message_id)

@@ -50,6 +50,10 @@ def test_ui_state_and_message_ids(sessions):
     assert sessions.get_ui("user", "telegram:1") is None
     sessions.set_message_id("telegram", "-100", "board:1", "42")
     assert sessions.get_message_id("telegram", "-100", "board:1") == "42"
+    sessions.set_message_id("telegram", "-100", "panel:1:0", "43")
+    keys = [("-100", "panel:1:0"), ("-100", "board:9"), ("-100", "board:1")]
+    assert sessions.get_message_ids("telegram", keys) == ["43", None, "42"]
+    assert sessions.get_message_ids("telegram", []) == []
     sessions.set_message_id("bench", "b-1", "board:2", "7")
     sessions.forget_messages("bench")
     assert sessions.get_message_id("bench", "b-1", "board:2") is None
