@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Json
 from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, cast, select, text
-from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, configure_mappers
 
-from service.store.db import without_row_values
+from service.store.driver import compiled, driver_of, scrubbed
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
 
 OPEN = ("lobby", "active")
@@ -64,10 +60,10 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
     """The game row locked until the transaction ends (as `lock_game`), with its chat, seats and users, in one
     round trip. They come as plain rows made into objects the session does not track: a move changes only the game
     row and its seats' prompts, and `save_move` writes those (the ORM's loading and flush cost more than the move)."""
-    driver = _driver(s)
+    driver = driver_of(s)
     if driver is not None:
-        with _scrubbed(), driver.cursor() as cur:
-            rows = cur.execute(_compiled(_table_statement(True)), {"id": game_id}, prepare=True).fetchall()
+        with scrubbed(), driver.cursor() as cur:
+            rows = cur.execute(compiled(_table_statement(True)), {"id": game_id}, prepare=True).fetchall()
     else:
         rows = s.connection().execute(_table_statement(False), {"id": game_id}).all()
     if not rows:
@@ -172,13 +168,13 @@ def save_move(
         params.update({f"s{n}": row.seat, f"ps{n}": row.prompt_seq, f"sig{n}": row.prompt_sig})
     for n, row in enumerate(rows):
         params.update({f"{column}{n}": row[column] for column in _OUTBOX_COLUMNS})
-    driver = _driver(s)
+    driver = driver_of(s)
     if driver is not None:
         for n in range(len(rows)):
             params[f"payload{n}"] = Json(params[f"payload{n}"])
         params["result"] = Json(params["result"])
-        with _scrubbed(), driver.cursor() as cur:
-            cur.execute(_compiled(_move_statement(len(changed), len(rows))), params, prepare=True)
+        with scrubbed(), driver.cursor() as cur:
+            cur.execute(compiled(_move_statement(len(changed), len(rows))), params, prepare=True)
     else:
         conn = s.connection()
         conn.execute(_typed(text(_GAME_SQL), range(0), game=True), params)
@@ -188,34 +184,6 @@ def save_move(
         for n in range(len(rows)):
             conn.execute(_typed(text(_OUTBOX_SQL + _outbox_values(n)), range(n, n + 1), game=False), params)
     table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}
-
-
-def _driver(s: Session) -> Any | None:
-    """On PostgreSQL, the psycopg connection of the session's transaction (None elsewhere). A move's two statements
-    run on it directly, prepared: SQLAlchemy's execution layer (result set-up, column descriptions) cost 13 % more
-    CPU for lock + write + rollback (2,223 against 1,935 µs, alternating blocks). A connection lost meanwhile is
-    still dropped from the pool by the session's rollback (checked by terminating the backend mid-move)."""
-    conn = s.connection()
-    return conn.connection.driver_connection if conn.dialect.name == "postgresql" else None
-
-
-@contextmanager
-def _scrubbed() -> Iterator[None]:
-    """Driver errors without the row values PostgreSQL quotes, as the engine's errors (`db.without_row_values`)."""
-    try:
-        yield
-    except psycopg.Error as exc:
-        without_row_values(exc)
-        raise
-
-
-@cache
-def _compiled(statement: Any) -> str:
-    """A statement's PostgreSQL text for psycopg (`%(name)s` parameters, JSON binds cast)."""
-    return str(statement.compile(dialect=_PG_DIALECT))
-
-
-_PG_DIALECT = postgresql_psycopg.dialect()
 
 
 @cache

@@ -117,7 +117,7 @@ def test_a_games_table_loads_in_a_fresh_process_before_any_other_orm_use(fixture
 
 
 def test_a_connection_lost_during_a_move_leaves_the_pool(backbone_pg):
-    """The move's statements run on the psycopg connection itself (`games._driver`); a backend that dies under them
+    """The move's statements run on the psycopg connection itself (`driver.driver_of`); a backend that dies under them
     (a PostgreSQL restart) must not come back from the pool to fail the next move too."""
     from sqlalchemy import text
     from sqlalchemy.exc import DBAPIError
