@@ -338,11 +338,9 @@ class Booked:
     def write(self) -> None:
         if not (self.sent or self.superseded or self.message_ids):
             return
-        table = OutboxRow.__table__
         with get_engine(lazy_commit=True).begin() as conn:
-            for ids, status in ((self.sent, "sent"), (self.superseded, "superseded")):
-                if ids:
-                    conn.execute(update(table).where(table.c.id.in_(ids)).values(status=status, sent_at=utcnow()))
+            outbox.mark_done(conn, self.sent, "sent")
+            outbox.mark_done(conn, self.superseded, "superseded")
             if self.message_ids:
                 outbox.record_message_ids(conn, self.message_ids)
         self.sent.clear()

@@ -8,12 +8,14 @@ import zlib
 from datetime import datetime
 from typing import Any
 
+from psycopg.rows import namedtuple_row
 from sqlalchemy import Connection, Row, event, exists, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
+from service.store.driver import driver_of, scrubbed
 from service.store.models import OutboxRow, SentMessage, utcnow
 
 
@@ -148,15 +150,45 @@ def pending_for_chat(s: Session | Connection, platform: str, chat: str, limit: i
     )
 
 
-def pending_for_shard(
-    conn: Connection, platform: str, shard: int, skip: list[str], limit: int = 100
-) -> list[Row[Any]]:
-    """The shard's pending rows in id order, leaving out the chats in `skip` (those waiting for a rate)."""
+def pending_for_shard(conn: Connection, platform: str, shard: int, skip: list[str], limit: int = 100) -> list[Any]:
+    """The shard's pending rows in id order, leaving out the chats in `skip` (those waiting for a rate): rows whose
+    columns read as attributes. A sender's pass runs this query; on PostgreSQL it runs on the driver, prepared
+    (`service.store.driver`): built and run through SQLAlchemy it cost 1.9 ms of CPU a pass of 15 rows on the 2-core
+    machine, about a quarter of the pass."""
+    driver = driver_of(conn)
+    if driver is not None:
+        params = {"platform": platform, "shard": shard, "skip": skip, "limit": limit}
+        with scrubbed(), driver.cursor(row_factory=namedtuple_row) as cur:
+            return cur.execute(_PENDING_FOR_SHARD_SQL, params, prepare=True).fetchall()
     table = OutboxRow.__table__
     query = select(table).where(table.c.platform == platform, table.c.shard == shard, table.c.status == "pending")
     if skip:
         query = query.where(table.c.chat.not_in(skip))
     return list(conn.execute(query.order_by(table.c.id).limit(limit)))
+
+
+_PENDING_FOR_SHARD_SQL = (
+    f"SELECT {', '.join(c.name for c in OutboxRow.__table__.c)} FROM outbox "
+    "WHERE platform = %(platform)s AND shard = %(shard)s AND status = 'pending' AND chat <> ALL(%(skip)s) "
+    "ORDER BY id LIMIT %(limit)s"
+)
+
+
+def mark_done(conn: Connection, ids: list[int], status: str) -> None:
+    """Set rows `sent` or `superseded` (now): a sender's booking, on the driver on PostgreSQL (through SQLAlchemy
+    the statement's IN list was built and rendered anew each time: 1.1 ms of CPU for 15 rows)."""
+    if not ids:
+        return
+    driver = driver_of(conn)
+    if driver is not None:
+        with scrubbed(), driver.cursor() as cur:
+            cur.execute(_MARK_DONE_SQL, {"status": status, "now": utcnow(), "ids": ids}, prepare=True)
+        return
+    table = OutboxRow.__table__
+    conn.execute(update(table).where(table.c.id.in_(ids)).values(status=status, sent_at=utcnow()))
+
+
+_MARK_DONE_SQL = "UPDATE outbox SET status = %(status)s, sent_at = %(now)s WHERE id = ANY(%(ids)s)"
 
 
 def readdress(s: Session, platform: str, chats: tuple[str, ...], to: str) -> int:

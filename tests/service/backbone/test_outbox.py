@@ -439,3 +439,39 @@ def test_a_batchs_edits_find_their_messages_ids_in_one_read_before_the_sends(bac
         sent, edited = [c for c in recording.calls if c.chat == chat]
         assert (sent.method, sent.text) == ("send_text", f"{chat} v1")
         assert (edited.method, edited.text, edited.message_id) == ("edit_text", f"{chat} v2", sent.message_id)
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_a_shards_pending_rows_and_their_booking_read_alike_on_both_databases(fixture, request, monkeypatch):
+    """What a sender's pass reads (in id order, leaving out waiting chats, at most `limit`) and books (sent,
+    superseded), whether SQLAlchemy runs it (SQLite) or the driver does (PostgreSQL)."""
+    request.getfixturevalue(fixture)
+    monkeypatch.setenv("DELIVERY_SHARDS", "1")
+    get_settings.cache_clear()
+    with session_scope() as s:
+        for n in range(3):
+            for chat in ("pa", "pb", "pc"):
+                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} {n}", "buttons": [["ok", "1:2:ok"]]})
+        outbox.upsert(s, "rec", "pa", "board:1", {"text": "board"}, is_group=True, photo=b"\x89PNG")
+    with get_engine().connect() as conn:
+        rows = outbox.pending_for_shard(conn, "rec", 0, [])
+        first = [("pa", "pa 0"), ("pb", "pb 0"), ("pc", "pc 0"), ("pa", "pa 1")]
+        assert [(r.chat, r.payload["text"]) for r in rows][:4] == first
+        assert [r.id for r in rows] == sorted(r.id for r in rows) and len(rows) == 10
+        board = rows[-1]
+        assert (board.op, board.ref, board.photo, board.is_group) == ("upsert", "board:1", b"\x89PNG", True)
+        assert board.not_before is None
+        assert rows[0].payload["buttons"] == [["ok", "1:2:ok"]] and rows[0].platform == "rec"
+        assert {r.chat for r in outbox.pending_for_shard(conn, "rec", 0, ["pa", "pc"])} == {"pb"}
+        assert len(outbox.pending_for_shard(conn, "rec", 0, ["pb"], limit=4)) == 4
+        assert outbox.pending_for_shard(conn, "rec", 1, []) == []
+    with get_engine(lazy_commit=True).begin() as conn:
+        outbox.mark_done(conn, [rows[0].id, rows[1].id], "sent")
+        outbox.mark_done(conn, [rows[2].id], "superseded")
+        outbox.mark_done(conn, [], "sent")
+    with session_scope() as s:
+        done = {r.id: (r.status, r.sent_at is not None) for r in s.query(OutboxRow).filter_by(platform="rec")}
+    assert done[rows[0].id] == done[rows[1].id] == ("sent", True) and done[rows[2].id] == ("superseded", True)
+    assert [r.id for r in rows if done[r.id] == ("pending", False)] == [r.id for r in rows[3:]]
+    with get_engine().connect() as conn:
+        assert [r.id for r in outbox.pending_for_shard(conn, "rec", 0, [])] == [r.id for r in rows[3:]]
