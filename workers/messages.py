@@ -16,10 +16,7 @@ import os
 import random
 import socket
 from collections.abc import Iterable
-from functools import cache
 from typing import Any
-
-import redis
 
 from service.sessions import round_trip
 from workers.app import app
@@ -74,7 +71,7 @@ def message(task: str, kwargs: dict[str, Any], queue: str, kwargsrepr: str) -> s
 
 def push(broker_url: str, messages: Iterable[tuple[str, str]]) -> None:
     """LPUSH each `(queue, message)` onto its queue's list, all in one round trip."""
-    round_trip.send(_client(broker_url), [("LPUSH", queue, msg) for queue, msg in messages])
+    round_trip.send(round_trip.client_for(broker_url), [("LPUSH", queue, msg) for queue, msg in messages])
 
 
 def _uuid() -> str:
@@ -91,10 +88,3 @@ def _origin() -> str:
 
 
 _HOST = socket.gethostname()
-
-
-@cache
-def _client(url: str) -> redis.Redis:
-    """One client per broker URL for the process (redis-py's pool makes new connections after a fork; its default
-    retry policy reconnects after a dropped connection, as kombu's publish would)."""
-    return redis.Redis.from_url(url)

@@ -7,9 +7,6 @@ once its work is committed. The benchmark reads these lists; operators can too.
 from __future__ import annotations
 
 import time
-from functools import cache
-
-import redis
 
 from service.sessions import round_trip
 from service.settings import get_settings
@@ -17,11 +14,6 @@ from service.settings import get_settings
 KEEP = 200_000
 PREFIX = "camelot:metrics:"
 _memory: dict[str, list[float]] = {}
-
-
-@cache
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url)
 
 
 def observe(name: str, enqueued_at: float | None) -> None:
@@ -32,23 +24,24 @@ def observe(name: str, enqueued_at: float | None) -> None:
     if not url:
         _memory.setdefault(name, []).append(seconds)
         return
-    round_trip.send(_client(url), [("RPUSH", PREFIX + name, f"{seconds:.6f}"), ("LTRIM", PREFIX + name, -KEEP, -1)])
+    key = PREFIX + name
+    round_trip.send(round_trip.client_for(url), [("RPUSH", key, f"{seconds:.6f}"), ("LTRIM", key, -KEEP, -1)])
 
 
 def read(name: str) -> list[float]:
     url = get_settings().redis_url
     if not url:
         return list(_memory.get(name, []))
-    return [float(v) for v in _client(url).lrange(PREFIX + name, 0, -1)]
+    return [float(v) for v in round_trip.client_for(url).lrange(PREFIX + name, 0, -1)]
 
 
 def count(name: str) -> int:
     url = get_settings().redis_url
-    return _client(url).llen(PREFIX + name) if url else len(_memory.get(name, []))
+    return round_trip.client_for(url).llen(PREFIX + name) if url else len(_memory.get(name, []))
 
 
 def reset(name: str) -> None:
     url = get_settings().redis_url
     if url:
-        _client(url).delete(PREFIX + name)
+        round_trip.client_for(url).delete(PREFIX + name)
     _memory.pop(name, None)

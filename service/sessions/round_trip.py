@@ -11,12 +11,20 @@ replaces a connection found closed at checkout), so the commands sent this way m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 import redis
 from redis.exceptions import ResponseError
 
 Command = Sequence[Any]
+
+
+@cache
+def client_for(url: str) -> redis.Redis:
+    """One client per Redis URL for the process (the metrics', the built task messages'). Its pool makes new
+    connections after a fork and replaces one found closed at checkout; a client from a URL has no retry policy."""
+    return redis.Redis.from_url(url)
 
 
 def send(client: redis.Redis, commands: Sequence[Command]) -> list[Any]:
