@@ -1,7 +1,8 @@
 """Round-trip timings of tasks (enqueue → done), kept in Redis lists capped at `KEEP` (in memory without Redis).
 
-`workers.queue` stamps play, play_bot and noop tasks with `enqueued_at`; the task records `now - enqueued_at`
-once its work is committed. The benchmark reads these lists; operators can too.
+`workers.queue` stamps play, play_bot and noop tasks with `enqueued_at`; a move records the time from then until
+its transaction committed (`Outcome.committed_at`), a no-op until it runs. The benchmark reads these lists;
+operators can too.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ PREFIX = "camelot:metrics:"
 _memory: dict[str, list[float]] = {}
 
 
-def observe(name: str, enqueued_at: float | None) -> None:
+def observe(name: str, enqueued_at: float | None, at: float | None = None) -> None:
+    """Record a round trip: from `enqueued_at` until `at` (default: now), both `time.time()`."""
     if enqueued_at is None:
         return
-    seconds = time.time() - enqueued_at
+    seconds = (time.time() if at is None else at) - enqueued_at
     url = get_settings().redis_url
     if not url:
         _memory.setdefault(name, []).append(seconds)

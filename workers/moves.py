@@ -42,6 +42,7 @@ class Outcome:
     game: Any = None
     state: Any = None
     published: Any = None
+    committed_at: float | None = None  # when the move's transaction committed (time.time()): its round trip's end
 
 
 def load_state(s: Session, game: GameRow) -> Any:
@@ -67,7 +68,7 @@ def play_action(cmd: dict[str, Any]) -> Outcome:
     with session_scope() as s:
         outcome = _play_action_tx(s, cmd)
     if outcome.status == "applied":
-        return after_commit(outcome.game, outcome.state, outcome.published)
+        return after_commit(outcome.game, outcome.state, outcome.published, committed_at=time.time())
     _deliver(outcome.chats)
     return outcome
 
@@ -161,7 +162,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
             )
             published.chats.add((chat.platform, chat.platform_id))
         game_rows.save_move(s, game, table, seat, code, by, outbox.take_buffered(s))
-    return after_commit(game, state, published)
+    return after_commit(game, state, published, committed_at=time.time())
 
 
 def navigate(cmd: dict[str, Any]) -> Outcome:
@@ -229,14 +230,17 @@ def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, event
     return published
 
 
-def after_commit(game: GameRow, state: Any, published: Published, bot_delay: float | None = None) -> Outcome:
-    """Cache the state, ask for delivery and hand on the next bot move: one Redis round trip (`handing_on`)."""
+def after_commit(
+    game: GameRow, state: Any, published: Published, bot_delay: float | None = None, committed_at: float | None = None
+) -> Outcome:
+    """Cache the state, ask for delivery and hand on the next bot move: one Redis round trip (`handing_on`).
+    `committed_at`: when the move committed, kept in the outcome for `workers.metrics`."""
     blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     with handing_on():
         get_sessions().put_game(game.id, game.seq, blob, published.meta)
         _deliver(published.chats)
         schedule_bot(game, state, bot_delay)
-    return Outcome("applied", published.chats)
+    return Outcome("applied", published.chats, committed_at=committed_at)
 
 
 def resume_bots(game_id: int) -> None:
