@@ -45,13 +45,31 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--capacity-games", type=int, default=1000, help="games played back to back for the maximum rate (0: skip)"
     )
-    p.add_argument("--concurrency", type=int, default=2, help="worker processes (or threads)")
-    p.add_argument("--pool", default="prefork", help="Celery pool: prefork, threads or solo")
-    p.add_argument("--processes", type=int, default=1, help="worker processes (each with --concurrency)")
+    p.add_argument("--pool", default=None, help="Celery pool: solo, prefork or threads (default: WORKER_POOL)")
+    p.add_argument(
+        "--concurrency", type=int, default=None, help="processes (or threads) of the pool (default: WORKER_CONCURRENCY)"
+    )
+    p.add_argument(
+        "--processes", type=int, default=None, help="worker processes, each with its pool (default: one per core for "
+        "a solo pool, as `camelot worker` is run; else one)"
+    )
     p.add_argument(
         "--send-latency", type=float, default=0.0, help="seconds each send to the chat platform takes (its API's)"
     )
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    return _worker_layout(args)
+
+
+def _worker_layout(args: argparse.Namespace) -> argparse.Namespace:
+    """The workers as the service runs them unless the options say otherwise: the settings' pool and size, and for
+    a solo pool one worker per core."""
+    from service.settings import get_settings
+
+    settings = get_settings()
+    args.pool = args.pool or settings.worker_pool
+    args.concurrency = args.concurrency or settings.worker_concurrency
+    args.processes = args.processes or ((os.cpu_count() or 1) if args.pool == "solo" else 1)
+    return args
 
 
 def _configure(args: argparse.Namespace) -> None:

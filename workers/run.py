@@ -17,18 +17,29 @@ def _check() -> None:
 
 
 def worker(argv: list[str] | None = None) -> None:
-    """Run a Celery worker (extra Celery arguments in `argv`, e.g. ["--concurrency", "4"])."""
+    """Run a Celery worker (extra Celery arguments in `argv`, e.g. ["--pool", "prefork", "--concurrency", "4"])."""
     _check()
     from workers.app import app, configure
 
     configure()
+    app.worker_main(worker_args(argv or [], app.conf.task_default_queue))
+
+
+def worker_args(argv: list[str], default_queue: str) -> list[str]:
+    """The worker's command line: the pool and its size from the settings (`WORKER_POOL`, `WORKER_CONCURRENCY`) and
+    the default queue only, unless `argv` names its own. The default, one solo-pool worker (run one per core), runs
+    each task in the process that received it: no hand-off to a pool process (see the README's "Running the
+    service" for the figures)."""
+    settings = get_settings()
     args = ["worker", "--loglevel", "INFO"]
-    if not any(a.startswith(("-c", "--concurrency")) for a in argv or []):
-        args += ["--concurrency", str(get_settings().worker_concurrency)]
-    if not any(a.startswith(("-Q", "--queues")) for a in argv or []):
+    if not any(a.startswith(("-P", "--pool")) for a in argv):
+        args += ["--pool", settings.worker_pool]
+    if not any(a.startswith(("-c", "--concurrency")) for a in argv):
+        args += ["--concurrency", str(settings.worker_concurrency)]
+    if not any(a.startswith(("-Q", "--queues")) for a in argv):
         # The default queue only: each platform's deliveries are its gateway's (`service.chat.deliveries`).
-        args += ["--queues", app.conf.task_default_queue]
-    app.worker_main([*args, *(argv or [])])
+        args += ["--queues", default_queue]
+    return [*args, *argv]
 
 
 def beat(argv: list[str] | None = None) -> None:

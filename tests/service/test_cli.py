@@ -112,3 +112,35 @@ def test_play_refuses_a_table_the_game_does_not_allow():
     result = CliRunner().invoke(app, ["play", "--game", "board", "--players", "2", "--bots", "2"])
     assert result.exit_code != 0
     assert "3 to 7 players" in result.output
+
+
+def test_worker_runs_the_settings_pool_on_the_default_queue_unless_told_otherwise(monkeypatch):
+    """One solo-pool worker by default (run one per core); a pool, size or queue given on the command line wins."""
+    from service.settings import get_settings
+    from workers.run import worker_args
+
+    for var in ("WORKER_POOL", "WORKER_CONCURRENCY"):
+        monkeypatch.delenv(var, raising=False)
+    get_settings.cache_clear()
+    try:
+        assert worker_args([], "moves") == [
+            "worker", "--loglevel", "INFO", "--pool", "solo", "--concurrency", "1", "--queues", "moves"
+        ]
+        given = ["-P", "prefork", "--concurrency=4", "-Q", "other"]
+        assert worker_args(given, "moves") == ["worker", "--loglevel", "INFO", *given]
+        monkeypatch.setenv("WORKER_POOL", "prefork")
+        monkeypatch.setenv("WORKER_CONCURRENCY", "3")
+        get_settings.cache_clear()
+        assert worker_args([], "moves")[3:7] == ["--pool", "prefork", "--concurrency", "3"]
+    finally:
+        get_settings.cache_clear()
+
+
+def test_the_example_environment_lists_every_setting_and_nothing_else():
+    from pathlib import Path
+
+    from service.settings import Settings
+
+    example = (Path(__file__).resolve().parents[2] / "infra" / ".env.example").read_text()
+    listed = {m.group(1).lower() for m in re.finditer(r"^([A-Z_0-9]+)=", example, re.M)}
+    assert listed == set(Settings.model_fields)

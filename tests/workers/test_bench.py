@@ -15,7 +15,8 @@ pytestmark = pytest.mark.e2e
 def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
         monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
-    figures = pipeline(["--games", "8", "--rate", "16", "--seconds", "2", "--warmup", "1", "--capacity-games", "16",
+    # capacity: enough games back to back that the fastest workers are still playing them in the window
+    figures = pipeline(["--games", "8", "--rate", "16", "--seconds", "2", "--warmup", "1", "--capacity-games", "128",
                         "--database-url", backbone_pg.database_url, "--redis-url", backbone_pg.redis_url])
     out = capsys.readouterr().out
     assert "moves/s" in out and "no-op" in out and "ratios" in out

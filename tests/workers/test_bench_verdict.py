@@ -28,3 +28,28 @@ def test_a_noisy_host_is_named():
     assert noisy_host(stolen) == "steal 17% in the no-op's phase"
     drifted = {**quiet, "reference_start_ms": 600.0, "reference_ms": 353.0}
     assert noisy_host(drifted) == "reference workload 600 then 353 ms"
+
+
+def test_the_benchmark_runs_the_workers_as_the_service_does_unless_told_otherwise(monkeypatch):
+    """`camelot worker`'s pool from the settings, one solo worker per core; options win."""
+    import os
+
+    from service.settings import get_settings
+    from workers.bench import _parse
+
+    for var in ("WORKER_POOL", "WORKER_CONCURRENCY"):
+        monkeypatch.delenv(var, raising=False)
+    get_settings.cache_clear()
+    try:
+        default = _parse([])
+        assert (default.pool, default.concurrency, default.processes) == ("solo", 1, os.cpu_count())
+        prefork = _parse(["--pool", "prefork", "--concurrency", "2"])
+        assert (prefork.pool, prefork.concurrency, prefork.processes) == ("prefork", 2, 1)
+        assert _parse(["--processes", "3"]).processes == 3
+        monkeypatch.setenv("WORKER_POOL", "threads")
+        monkeypatch.setenv("WORKER_CONCURRENCY", "8")
+        get_settings.cache_clear()
+        threads = _parse([])
+        assert (threads.pool, threads.concurrency, threads.processes) == ("threads", 8, 1)
+    finally:
+        get_settings.cache_clear()
