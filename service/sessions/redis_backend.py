@@ -18,6 +18,8 @@ P = "camelot:"
 STATE_TTL = 7 * 86400
 
 # Generic cell rate: one send per `interval` per bucket, all buckets or none. Time is the server's (shared clock).
+# Times are stored to the microsecond: Lua's tostring keeps 14 digits, which rounds the epoch's microseconds up
+# by as much as 50 µs, so a bucket of interval 0 (tests, an unlimited platform) sometimes asked for a wait.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -31,7 +33,7 @@ for i, key in ipairs(KEYS) do
   local tat = tonumber(redis.call('GET', key) or '0')
   if tat < now then tat = now end
   local interval = tonumber(ARGV[i])
-  redis.call('SET', key, tostring(tat + interval), 'PX', math.ceil((tat + interval - now) * 1000) + 1000)
+  redis.call('SET', key, string.format('%.6f', tat + interval), 'PX', math.ceil((tat + interval - now) * 1000) + 1000)
 end
 return '0'
 """
@@ -42,7 +44,7 @@ local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 local until_ = now + tonumber(ARGV[1])
 if until_ > tat then
-  redis.call('SET', KEYS[1], tostring(until_), 'PX', math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
+  redis.call('SET', KEYS[1], string.format('%.6f', until_), 'PX', math.ceil(tonumber(ARGV[1]) * 1000) + 1000)
 end
 return 1
 """
