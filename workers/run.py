@@ -31,7 +31,9 @@ def worker_args(argv: list[str], default_queue: str) -> list[str]:
     each task in the process that received it: no hand-off to a pool process (see the README's "Running the
     service" for the figures)."""
     settings = get_settings()
-    args = ["worker", "--loglevel", "INFO"]
+    # No gossip or mingle: nothing here uses their elections or revoked-task sync, and with a worker per core each
+    # would receive every other's events (the benchmark's workers run the same way).
+    args = ["worker", "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
     if not any(a.startswith(("-P", "--pool")) for a in argv):
         args += ["--pool", settings.worker_pool]
     if not any(a.startswith(("-c", "--concurrency")) for a in argv):

@@ -123,15 +123,14 @@ def test_worker_runs_the_settings_pool_on_the_default_queue_unless_told_otherwis
         monkeypatch.delenv(var, raising=False)
     get_settings.cache_clear()
     try:
-        assert worker_args([], "moves") == [
-            "worker", "--loglevel", "INFO", "--pool", "solo", "--concurrency", "1", "--queues", "moves"
-        ]
+        quiet = ["worker", "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
+        assert worker_args([], "moves") == [*quiet, "--pool", "solo", "--concurrency", "1", "--queues", "moves"]
         given = ["-P", "prefork", "--concurrency=4", "-Q", "other"]
-        assert worker_args(given, "moves") == ["worker", "--loglevel", "INFO", *given]
+        assert worker_args(given, "moves") == [*quiet, *given]
         monkeypatch.setenv("WORKER_POOL", "prefork")
         monkeypatch.setenv("WORKER_CONCURRENCY", "3")
         get_settings.cache_clear()
-        assert worker_args([], "moves")[3:7] == ["--pool", "prefork", "--concurrency", "3"]
+        assert worker_args([], "moves")[5:9] == ["--pool", "prefork", "--concurrency", "3"]
     finally:
         get_settings.cache_clear()
 
