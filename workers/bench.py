@@ -111,13 +111,14 @@ def _await_answers(procs: list[subprocess.Popen]) -> None:
 
 
 def _serve_worker(concurrency: int, pool: str) -> None:
-    """A worker process: a plain Celery worker on the default queue, where the moves are."""
+    """A worker process: as `camelot worker` runs one (`run.worker_args`: the default queue, where the moves are),
+    with the benchmark's pool and quieter logs."""
     from workers.app import configure
+    from workers.run import worker_args
 
-    configure().worker_main(
-        ["worker", "--loglevel", "WARNING", "--pool", pool, "--concurrency", str(concurrency), "--without-gossip",
-         "--without-mingle", "--queues", configure().conf.task_default_queue]
-    )
+    app = configure()
+    argv = ["--loglevel", "WARNING", "--pool", pool, "--concurrency", str(concurrency)]
+    app.worker_main(worker_args(argv, app.conf.task_default_queue))
 
 
 def _serve_deliveries(latency: float) -> None:

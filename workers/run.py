@@ -26,14 +26,17 @@ def worker(argv: list[str] | None = None) -> None:
 
 
 def worker_args(argv: list[str], default_queue: str) -> list[str]:
-    """The worker's command line: the pool and its size from the settings (`WORKER_POOL`, `WORKER_CONCURRENCY`) and
-    the default queue only, unless `argv` names its own. The default, one solo-pool worker (run one per core), runs
-    each task in the process that received it: no hand-off to a pool process (see the README's "Running the
-    service" for the figures)."""
+    """The worker's command line (`camelot worker`'s, and the benchmark's workers'): the log level INFO, the pool and
+    its size from the settings (`WORKER_POOL`, `WORKER_CONCURRENCY`) and the default queue only, unless `argv` names
+    its own. The default, one solo-pool worker (run one per core), runs each task in the process that received it:
+    no hand-off to a pool process (see the README's "Running the service" for the figures)."""
     settings = get_settings()
+    args = ["worker"]
+    if not any(a.startswith(("-l", "--loglevel")) for a in argv):
+        args += ["--loglevel", "INFO"]
     # No gossip or mingle: nothing here uses their elections or revoked-task sync, and with a worker per core each
-    # would receive every other's events (the benchmark's workers run the same way).
-    args = ["worker", "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
+    # would receive every other's events.
+    args += ["--without-gossip", "--without-mingle"]
     if not any(a.startswith(("-P", "--pool")) for a in argv):
         args += ["--pool", settings.worker_pool]
     if not any(a.startswith(("-c", "--concurrency")) for a in argv):

@@ -127,6 +127,9 @@ def test_worker_runs_the_settings_pool_on_the_default_queue_unless_told_otherwis
         assert worker_args([], "moves") == [*quiet, "--pool", "solo", "--concurrency", "1", "--queues", "moves"]
         given = ["-P", "prefork", "--concurrency=4", "-Q", "other"]
         assert worker_args(given, "moves") == [*quiet, *given]
+        quieter = worker_args(["-l", "WARNING"], "moves")  # the benchmark's log level, not a second one
+        assert quieter[:4] == ["worker", "--without-gossip", "--without-mingle", "--pool"]
+        assert quieter[-2:] == ["-l", "WARNING"]
         monkeypatch.setenv("WORKER_POOL", "prefork")
         monkeypatch.setenv("WORKER_CONCURRENCY", "3")
         get_settings.cache_clear()
