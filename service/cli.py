@@ -67,8 +67,8 @@ def serve(
 
 @app.command(context_settings=PASS_THROUGH)
 def worker(ctx: typer.Context) -> None:
-    """Run a Celery worker (a solo pool by default: run one per core); extra arguments go to Celery (e.g. `--pool
-    prefork --concurrency 4`)."""
+    """Run a Celery worker (a solo pool by default: run one per core, plus one); extra arguments go to Celery (e.g.
+    `--pool prefork --concurrency 4`)."""
     from workers import run
 
     run.worker(list(ctx.args))

@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     celery_broker_url: str | None = None
     celery_result_backend: str | None = None
     celery_visibility_timeout: float = 300.0  # an unacknowledged task is redelivered after this (Redis broker)
-    worker_pool: str = "solo"  # Celery pool of `camelot worker`: solo (run one worker per core), prefork or threads
+    worker_pool: str = "solo"  # Celery pool of `camelot worker`: solo (run one per core, plus one), prefork or threads
     worker_concurrency: int = 1  # processes (or threads) of that pool; a solo pool has one
     worker_prefetch_multiplier: int = 4  # messages reserved per worker process (0: no limit)
 

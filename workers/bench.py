@@ -50,8 +50,8 @@ def _parse(argv: list[str]) -> argparse.Namespace:
         "--concurrency", type=int, default=None, help="processes (or threads) of the pool (default: WORKER_CONCURRENCY)"
     )
     p.add_argument(
-        "--processes", type=int, default=None, help="worker processes, each with its pool (default: one per core for "
-        "a solo pool, as `camelot worker` is run; else one)"
+        "--processes", type=int, default=None, help="worker processes, each with its pool (default for a solo pool: "
+        "one per core plus one, as `camelot worker` is run; else one)"
     )
     p.add_argument(
         "--send-latency", type=float, default=0.0, help="seconds each send to the chat platform takes (its API's)"
@@ -62,13 +62,14 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 def _worker_layout(args: argparse.Namespace) -> argparse.Namespace:
     """The workers as the service runs them unless the options say otherwise: the settings' pool and size, and for
-    a solo pool one worker per core."""
+    a solo pool as many workers as `run.solo_workers` advises."""
     from service.settings import get_settings
+    from workers.run import solo_workers
 
     settings = get_settings()
     args.pool = args.pool or settings.worker_pool
     args.concurrency = args.concurrency or settings.worker_concurrency
-    args.processes = args.processes or ((os.cpu_count() or 1) if args.pool == "solo" else 1)
+    args.processes = args.processes or (solo_workers() if args.pool == "solo" else 1)
     return args
 
 

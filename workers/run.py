@@ -6,6 +6,8 @@ inside the process that submits them, so there is nothing to start).
 
 from __future__ import annotations
 
+import os
+
 from service.settings import get_settings
 from service.store import ensure_migrated
 
@@ -45,6 +47,13 @@ def worker_args(argv: list[str], default_queue: str) -> list[str]:
         # The default queue only: each platform's deliveries are its gateway's (`service.chat.deliveries`).
         args += ["--queues", default_queue]
     return [*args, *argv]
+
+
+def solo_workers() -> int:
+    """How many solo-pool workers to run on a machine: one per core, plus one. A move waits on PostgreSQL and Redis
+    for about half of its time in a worker, and the extra worker uses a core meanwhile; more than one extra only
+    contend (the README's "Running the service" has the figures)."""
+    return (os.cpu_count() or 1) + 1
 
 
 def beat(argv: list[str] | None = None) -> None:

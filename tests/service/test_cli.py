@@ -115,7 +115,8 @@ def test_play_refuses_a_table_the_game_does_not_allow():
 
 
 def test_worker_runs_the_settings_pool_on_the_default_queue_unless_told_otherwise(monkeypatch):
-    """One solo-pool worker by default (run one per core); a pool, size or queue given on the command line wins."""
+    """One solo-pool worker by default (run one per core, plus one); a pool, size or queue given on the command line
+    wins."""
     from service.settings import get_settings
     from workers.run import worker_args
 

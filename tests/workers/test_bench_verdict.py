@@ -31,7 +31,7 @@ def test_a_noisy_host_is_named():
 
 
 def test_the_benchmark_runs_the_workers_as_the_service_does_unless_told_otherwise(monkeypatch):
-    """`camelot worker`'s pool from the settings, one solo worker per core; options win."""
+    """`camelot worker`'s pool from the settings, solo workers one per core plus one; options win."""
     import os
 
     from service.settings import get_settings
@@ -42,10 +42,10 @@ def test_the_benchmark_runs_the_workers_as_the_service_does_unless_told_otherwis
     get_settings.cache_clear()
     try:
         default = _parse([])
-        assert (default.pool, default.concurrency, default.processes) == ("solo", 1, os.cpu_count())
+        assert (default.pool, default.concurrency, default.processes) == ("solo", 1, os.cpu_count() + 1)
         prefork = _parse(["--pool", "prefork", "--concurrency", "2"])
         assert (prefork.pool, prefork.concurrency, prefork.processes) == ("prefork", 2, 1)
-        assert _parse(["--processes", "3"]).processes == 3
+        assert _parse(["--processes", "2"]).processes == 2
         monkeypatch.setenv("WORKER_POOL", "threads")
         monkeypatch.setenv("WORKER_CONCURRENCY", "8")
         get_settings.cache_clear()
