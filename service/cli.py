@@ -7,6 +7,7 @@ Celery being configured, and a gateway's dependencies are loaded only by the gat
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from typing import Annotated
 
@@ -36,6 +37,7 @@ def play(
     # workers and its messages for a console gateway, neither of which runs.
     os.environ["CELERY_BROKER_URL"] = ""
     from engine import get_game
+    from service import logs
     from service.chat import console
     from service.settings import get_settings
 
@@ -47,6 +49,7 @@ def play(
     if not rules.min_players <= players <= rules.max_players:
         raise typer.BadParameter(f"{game}: {rules.min_players} to {rules.max_players} players")
     bots = players - 1 if bots < 0 else min(bots, players)
+    logs.configure(logging.WARNING)  # the terminal is the game's table: no service chatter between its messages
     outcome = console.play(game, players=players, bots=bots, seed=seed, lang=lang, quiet=quiet)
     typer.echo(outcome.summary)
     if not outcome.finished:

@@ -7,11 +7,15 @@ gateways and workers a local can be a decrypted direct message, a hand or a secr
 
 from __future__ import annotations
 
+import logging
+
 import structlog
 
 
-def configure() -> None:
+def configure(level: int = logging.INFO) -> None:
+    """Log lines at `level` and above (the terminal game wants warnings only: its screen is the game)."""
     structlog.configure(
+        wrapper_class=structlog.make_filtering_bound_logger(level),
         processors=[
             structlog.contextvars.merge_contextvars,
             structlog.processors.add_log_level,

@@ -24,14 +24,22 @@ RESULT = re.compile(
 TITLES = {"board": "Shadows over Camelot (board game)", "cards": "Shadows over Camelot: The Card Game"}
 
 
-def _camelot(tmp_path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _camelot(
+    tmp_path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_URL", "CELERY_"))} | (
         env or {}
     )
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'camelot.sqlite3'}"
     code = "from service.cli import app; app()"
     return subprocess.run(
-        [sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240
+        [sys.executable, "-c", code, *args],
+        cwd=tmp_path,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
 
 
@@ -48,6 +56,14 @@ def test_play_all_bots_finishes_and_prints_result_and_moves(tmp_path, game, play
     # no bot's direct chat is ever printed: only the table
     headers = set(re.findall(r"^── (.+?) ──$", run.stdout, re.M))
     assert all(h.startswith("table") for h in headers), headers
+
+
+def test_the_terminal_game_shows_the_table_and_your_hand_without_service_log_lines(tmp_path):
+    """A person's first game learns their direct chat (an info log line of the deliveries): the terminal is the
+    game's table, so only warnings may join its messages."""
+    run = _camelot(tmp_path, "play", "--game", "cards", "--players", "3", "--bots", "2", "--seed", "5", stdin="q\n")
+    assert "── to you ──" in run.stdout and "Loyalty" in run.stdout, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "[info" not in run.stdout + run.stderr
 
 
 def test_play_is_deterministic_in_the_seed(tmp_path):
