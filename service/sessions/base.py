@@ -7,6 +7,7 @@ seq and are used only when it equals the database's; message ids are also in `se
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -21,6 +22,18 @@ class Sessions(ABC):
 
     @abstractmethod
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None: ...
+
+    @abstractmethod
+    def table_epoch(self, game_id: int) -> int:
+        """How many times a change outside the game's moves (a player's name or language, their direct chat, the chat's
+        id) made its cached table stale: a table cached under an older epoch is not used (`workers.moves`)."""
+
+    @abstractmethod
+    def bump_table_epochs(self, game_ids: Iterable[int]) -> None: ...
+
+    def get_state_and_epoch(self, game_id: int) -> tuple[tuple[int, bytes] | None, int]:
+        """`get_state` and `table_epoch` together (one round trip where the backend allows)."""
+        return self.get_state(game_id), self.table_epoch(game_id)
 
     @abstractmethod
     def forget_game(self, game_id: int) -> None:

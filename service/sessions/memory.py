@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -17,6 +17,7 @@ class MemorySessions(Sessions):
         self._mutex = threading.RLock()
         self._states: dict[int, tuple[int, bytes]] = {}
         self._meta: dict[int, dict[str, Any]] = {}
+        self._epochs: dict[int, int] = {}
         self._ui: dict[tuple[str, str], tuple[dict[str, Any], float | None]] = {}
         self._message_ids: dict[tuple[str, str, str], str] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -29,6 +30,13 @@ class MemorySessions(Sessions):
 
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
         self._states[game_id] = (seq, blob)
+
+    def table_epoch(self, game_id: int) -> int:
+        return self._epochs.get(game_id, 0)
+
+    def bump_table_epochs(self, game_ids: Iterable[int]) -> None:
+        for game_id in game_ids:
+            self._epochs[game_id] = self._epochs.get(game_id, 0) + 1
 
     def forget_game(self, game_id: int) -> None:
         self._states.pop(game_id, None)

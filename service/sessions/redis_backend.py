@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -87,6 +87,24 @@ class RedisSessions(Sessions):
             return None
         seq, _, blob = raw.partition(b":")
         return int(seq), blob
+
+    def get_state_and_epoch(self, game_id: int) -> tuple[tuple[int, bytes] | None, int]:
+        raw, epoch = self.client.mget(f"{P}state:{game_id}", f"{P}epoch:{game_id}")
+        if raw is None:
+            return None, int(epoch or 0)
+        seq, _, blob = raw.partition(b":")
+        return (int(seq), blob), int(epoch or 0)
+
+    def table_epoch(self, game_id: int) -> int:
+        return int(self.client.get(f"{P}epoch:{game_id}") or 0)
+
+    def bump_table_epochs(self, game_ids: Iterable[int]) -> None:
+        # outlives the tables cached before it (they expire STATE_TTL after their write, which came first)
+        commands: list[round_trip.Command] = []
+        for game_id in game_ids:
+            commands += [("INCR", f"{P}epoch:{game_id}"), ("EXPIRE", f"{P}epoch:{game_id}", STATE_TTL)]
+        if commands:
+            round_trip.send(self.client, commands)
 
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
         self.client.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)

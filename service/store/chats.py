@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from service.store import table_epochs
 from service.store.models import Chat, GameRow, OutboxRow, SentMessage
 from service.store.outbox import shard_of
 
@@ -17,6 +18,7 @@ def move_chat(s: Session, platform: str, old: str, new: str) -> int:
     anew (their ids belonged to the old chat), so their records go. Moving twice is harmless."""
     row = s.scalar(select(Chat).where(Chat.platform == platform, Chat.platform_id == old))
     if row is not None:
+        table_epochs.stale_for_chat(s, row.id)
         there = s.scalar(select(Chat).where(Chat.platform == platform, Chat.platform_id == new))
         if there is None:
             row.platform_id = new

@@ -6,7 +6,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.store import outbox
+from service.store import outbox, table_epochs
 from service.store.models import Chat, User
 
 NAME_MAX = User.name.type.length
@@ -28,8 +28,10 @@ def user_for(s: Session, platform: str, platform_id: str, name: str | None = Non
             user = s.scalars(select(User).where(User.platform == platform, User.platform_id == platform_id)).one()
     if name and user.name != name:
         user.name = name
+        table_epochs.stale_for_user(s, user.id)
     if language and not user.language:
         user.language = language
+        table_epochs.stale_for_user(s, user.id)
     return user
 
 
@@ -57,4 +59,5 @@ def learn_direct_chat(s: Session, user: User, chat: str) -> int:
     addresses, two senders at once sent a panel twice, or an older panel over a newer one. Returns rows moved."""
     if user.direct_chat is None:
         user.direct_chat = chat
+        table_epochs.stale_for_user(s, user.id)
     return outbox.readdress(s, user.platform, direct_chat_markers(user), user.direct_chat)
