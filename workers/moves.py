@@ -23,9 +23,12 @@ from engine.bots import RandomBot, heuristic_bot
 from engine.core.errors import IllegalAction
 from engine.core.events import Event
 from service.sessions import get_sessions
+from service.settings import get_settings
+from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import GameRow
+from service.store.db import is_postgres
+from service.store.models import GameRow, utcnow
 from service.store.users import learn_direct_chat, user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
@@ -45,12 +48,40 @@ class Outcome:
     committed_at: float | None = None  # when the move's transaction committed (time.time()): its round trip's end
 
 
-def load_state(s: Session, game: GameRow) -> Any:
-    """The current state: the cached one when its seq matches the database's, else rebuilt from the log.
-    (Cached states are pickles in our own Redis; only the service writes them.)"""
-    cached = get_sessions().get_state(game.id)
-    if cached is not None and cached[0] == game.seq:
-        return pickle.loads(cached[1])
+@dataclass
+class Cached:
+    """What the sessions hold for a game, read once, before any database read: its state as of a seq, pickled with
+    the game row and table of that seq (None where the move that cached it did not have them), and the game's
+    table epoch (`service.store.table_epochs`) as read. Cached states are pickles in our own Redis; only the
+    service writes them. Each call unpickles anew: the engine and `publish` change what they are given."""
+
+    entry: tuple[int, bytes] | None
+    epoch: int
+
+    @classmethod
+    def read(cls, game_id: int) -> Cached:
+        return cls(*get_sessions().get_state_and_epoch(game_id))
+
+    def state_at(self, seq: int) -> Any | None:
+        if self.entry is None or self.entry[0] != seq:
+            return None
+        return pickle.loads(self.entry[1])[0]
+
+    def table(self) -> tuple[Any, GameRow, game_rows.Table] | None:
+        """(state, game row, table) at the cached seq, if cached with a table of the current epoch."""
+        if self.entry is None:
+            return None
+        state, snapshot = pickle.loads(self.entry[1])
+        if snapshot is None or snapshot[2] != self.epoch:
+            return None
+        return state, snapshot[0], snapshot[1]
+
+
+def load_state(s: Session, game: GameRow, cached: Cached | None = None) -> Any:
+    """The current state: the cached one when its seq matches the database's, else rebuilt from the log."""
+    state = (cached or Cached.read(game.id)).state_at(game.seq)
+    if state is not None:
+        return state
     return get_game(game.kind).replay(game.config, game.seed, game_rows.action_log(s, game.id))
 
 
@@ -128,41 +159,86 @@ def _standing(engine_game: Any, state: Any, seat: int, code: str) -> bool:
 
 def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
     """A bot seat's move (`by="bot"`, valid only at game seq `seq`) or a timed-out seat's default (`by="timeout"`,
-    valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing."""
+    valid only while the seat's open prompt began at `seq`): a redelivered or overtaken task does nothing.
+
+    On PostgreSQL, with the game's table cached at its seq, the move is computed from the cache and written only if
+    the game is still there (`game_rows.save_move_if_current`), without locking; else (nothing cached, or the game
+    moved on meanwhile) under the game's row lock, as a person's move is."""
+    cached = Cached.read(game_id)
+    on_cache = cached.table() if is_postgres() else None
+    if on_cache is not None:
+        state, game, table = on_cache
+        outcome = _bot_move(Session(), game, table, state, seat, seq, by)
+        if isinstance(outcome, Outcome):
+            if by == "bot" and game.seq >= seq:  # the game is at (or past) the move's seq: the database agrees
+                return outcome
+        elif game_rows.save_move_if_current(game, table, seat, *outcome.written, outcome.deadlines()):
+            return after_commit(game, outcome.state, outcome.published, committed_at=time.time(), table=(table, cached))
     with session_scope() as s:
         locked = game_rows.lock_with_table(s, game_id)
         if locked is None or locked[0].status != "active":
             return Outcome("stale")
         game, table = locked
-        seat_row = table.seats[seat]
-        if (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
-            return Outcome("stale")
-        state = load_state(s, game)
-        engine_game = get_game(game.kind)
-        if not any(p.seat == seat for p in engine_game.pending(state)):
-            return Outcome("stale")
-        if by == "timeout":
-            action = engine_game.timeout_action(state, seat)
-        else:
-            rng = random.Random(f"{game.seed}:{seq}:{seat}")
-            action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
-        code = engine_game.encode(action)
-        state, events = engine_game.apply(state, seat, action)
-        published = _record(s, game, table, state, events, seat)
-        if by == "timeout":
-            chat = table.chat
-            name = seat_name(seat_row, table.users)
-            outbox.enqueue(
-                s,
-                chat.platform,
-                chat.platform_id,
-                "send",
-                {"text": presenting.t(game.language, "notice.timeout", name=name)},
-                is_group=chat.is_group,
-            )
-            published.chats.add((chat.platform, chat.platform_id))
-        game_rows.save_move(s, game, table, seat, code, by, outbox.take_buffered(s))
-    return after_commit(game, state, published, committed_at=time.time())
+        outcome = _bot_move(s, game, table, load_state(s, game, cached), seat, seq, by, write_deadlines=True)
+        if isinstance(outcome, Outcome):
+            return outcome
+        game_rows.save_move(s, game, table, seat, *outcome.written)
+    return after_commit(game, outcome.state, outcome.published, committed_at=time.time(), table=(table, cached))
+
+
+@dataclass
+class _BotMove:
+    """A bot's (or timeout's) move applied and rendered, to be written: its code, who made it, its outbox rows."""
+
+    state: Any
+    published: Published
+    written: tuple[str, str, list[dict[str, Any]]]
+
+    def deadlines(self) -> list[dict[str, Any]] | None:
+        if self.published.prompts is None:
+            return None
+        fractions = tuple(get_settings().reminder_fractions)
+        return deadline_rows.rows_for(self.published.prompts, self.published.durations, fractions, utcnow())
+
+
+def _bot_move(
+    s: Session,
+    game: GameRow,
+    table: game_rows.Table,
+    state: Any,
+    seat: int,
+    seq: int,
+    by: str,
+    write_deadlines: bool = False,
+) -> _BotMove | Outcome:
+    """Decide and apply the seat's move on `state` and render it (outbox rows buffered in `s`), or say why not."""
+    seat_row = table.seats[seat]
+    if game.status != "active" or (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
+        return Outcome("stale")
+    engine_game = get_game(game.kind)
+    if not any(p.seat == seat for p in engine_game.pending(state)):
+        return Outcome("stale")
+    if by == "timeout":
+        action = engine_game.timeout_action(state, seat)
+    else:
+        rng = random.Random(f"{game.seed}:{seq}:{seat}")
+        action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
+    code = engine_game.encode(action)
+    state, events = engine_game.apply(state, seat, action)
+    published = _record(s, game, table, state, events, seat, write_deadlines)
+    if by == "timeout":
+        chat = table.chat
+        name = seat_name(seat_row, table.users)
+        outbox.enqueue(
+            s,
+            chat.platform,
+            chat.platform_id,
+            "send",
+            {"text": presenting.t(game.language, "notice.timeout", name=name)},
+            is_group=chat.is_group,
+        )
+        published.chats.add((chat.platform, chat.platform_id))
+    return _BotMove(state, published, (code, by, outbox.take_buffered(s)))
 
 
 def navigate(cmd: dict[str, Any]) -> Outcome:
@@ -203,8 +279,17 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     return Outcome("navigated", {dm})
 
 
-def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, events: list[Event], seat: int) -> Published:
-    """Advance the game and queue what the move shows; the caller writes it all with `save_move`."""
+def _record(
+    s: Session,
+    game: GameRow,
+    table: game_rows.Table,
+    state: Any,
+    events: list[Event],
+    seat: int,
+    write_deadlines: bool = True,
+) -> Published:
+    """Advance the game and queue what the move shows; the caller writes it all with `save_move` (or, with
+    `write_deadlines` False, the deadlines too, with `save_move_if_current`)."""
     outbox.buffer(s)
     game.seq += 1
     result = get_game(game.kind).result(state)
@@ -215,7 +300,7 @@ def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, event
     if pause:
         time.sleep(float(pause))
     chat = table.chat
-    published = publish(s, game, chat, state, events, table.seats, table.users, seat)
+    published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         outcome = presenting.outcome(game.kind, result, game.language, names)
@@ -231,11 +316,19 @@ def _record(s: Session, game: GameRow, table: game_rows.Table, state: Any, event
 
 
 def after_commit(
-    game: GameRow, state: Any, published: Published, bot_delay: float | None = None, committed_at: float | None = None
+    game: GameRow,
+    state: Any,
+    published: Published,
+    bot_delay: float | None = None,
+    committed_at: float | None = None,
+    table: tuple[game_rows.Table, Cached] | None = None,
 ) -> Outcome:
     """Cache the state, ask for delivery and hand on the next bot move: one Redis round trip (`handing_on`).
-    `committed_at`: when the move committed, kept in the outcome for `workers.metrics`."""
-    blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    `committed_at`: when the move committed, kept in the outcome for `workers.metrics`. `table`: the game's table
+    as the move wrote it and the cache read before the move's database reads, whose epoch the table is cached
+    under (`Cached.table`)."""
+    snapshot = None if table is None else (game, table[0], table[1].epoch)
+    blob = pickle.dumps((state, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
     with handing_on():
         get_sessions().put_game(game.id, game.seq, blob, published.meta)
         _deliver(published.chats)

@@ -30,6 +30,9 @@ class Published:
 
     chats: set[tuple[str, str]] = field(default_factory=set)
     meta: dict[str, Any] = field(default_factory=dict)
+    # the deadlines the move sets (games with people only): {seat: (prompt_seq, timing)} and seconds per timing
+    prompts: dict[int, tuple[int, str]] | None = None
+    durations: dict[str, float] = field(default_factory=dict)
 
 
 def direct_chat_of(user: User) -> str:
@@ -57,7 +60,10 @@ def publish(
     seats: list[Seat],
     users: dict[int, User],
     actor: int | None,
+    write_deadlines: bool = True,
 ) -> Published:
+    """Render the move for every recipient into outbox rows (and, unless `write_deadlines` is False, write the
+    deadlines of games with people: a caller that writes them itself takes `Published.prompts`)."""
     engine_game = get_game(game.kind)
     out = Published()
     names = {seat.seat: seat_name(seat, users) for seat in seats}
@@ -140,7 +146,9 @@ def publish(
         "response": float(opts.get("response_deadline", settings.response_deadline)),
     }
     if users:  # all-bot tables have no deadlines to keep
-        deadline_rows.set_for_game(s, game.id, prompts, durations, tuple(settings.reminder_fractions), utcnow())
+        out.prompts, out.durations = prompts, durations
+        if write_deadlines:
+            deadline_rows.set_for_game(s, game.id, prompts, durations, tuple(settings.reminder_fractions), utcnow())
     out.meta = {
         "status": game.status,
         "seq": game.seq,

@@ -51,6 +51,27 @@ def set_for_game(
         )
 
 
+def rows_for(
+    prompts: dict[int, tuple[int, str]], durations: dict[str, float], fractions: tuple[float, ...], now: datetime
+) -> list[dict[str, object]]:
+    """The rows `set_for_game` would start now for these prompts, as column values (for a statement that writes
+    them itself, keeping an unchanged row's clock: `games.save_move_if_current`)."""
+    rows: list[dict[str, object]] = []
+    for seat, (seq, timing) in sorted(prompts.items()):
+        due = now + timedelta(seconds=durations[timing])
+        rows.append(
+            {
+                "seat": seat,
+                "seq": seq,
+                "timing": timing,
+                "started_at": now,
+                "due_at": due,
+                "next_at": next_time(now, due, 0, fractions),
+            }
+        )
+    return rows
+
+
 def clear_game(s: Session, game_id: int) -> None:
     s.execute(delete(Deadline).where(Deadline.game_id == game_id))
 
