@@ -23,6 +23,7 @@ from service.settings import get_settings
 _engines: dict[str, Engine] = {}
 _makers: dict[str, sessionmaker[Session]] = {}
 LAZY = "+lazy"  # engine key suffix: PostgreSQL connections with synchronous_commit off
+AUTOCOMMIT = "+autocommit"  # engine key suffix: PostgreSQL connections in autocommit mode
 
 
 def normalize_url(url: str) -> str:
@@ -32,13 +33,17 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def get_engine(url: str | None = None, lazy_commit: bool = False) -> Engine:
+def get_engine(url: str | None = None, lazy_commit: bool = False, autocommit: bool = False) -> Engine:
     """The engine for `url`. `lazy_commit`: on PostgreSQL, commits that do not wait for the disk (for bookkeeping
-    whose loss in a crash is harmless, e.g. marking an outbox row sent); elsewhere the same engine."""
+    whose loss in a crash is harmless, e.g. marking an outbox row sent); elsewhere the same engine. `autocommit`:
+    on PostgreSQL, connections that stay in autocommit mode, each statement its own transaction
+    (`driver.autocommit_cursor`); elsewhere the same engine."""
     url = normalize_url(url or get_settings().database_url)
-    key = url + LAZY if lazy_commit and not url.startswith("sqlite") else url
+    key = url
+    if not url.startswith("sqlite"):
+        key += (LAZY if lazy_commit else "") + (AUTOCOMMIT if autocommit else "")
     if key not in _engines:
-        _engines[key] = _make_engine(url, lazy_commit)
+        _engines[key] = _make_engine(url, lazy_commit, autocommit)
     return _engines[key]
 
 
@@ -53,9 +58,12 @@ def without_row_values(exc: BaseException) -> bool:
     return False
 
 
-def _make_engine(url: str, lazy_commit: bool = False) -> Engine:
+def _make_engine(url: str, lazy_commit: bool = False, autocommit: bool = False) -> Engine:
     if not url.startswith("sqlite"):
-        engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800, hide_parameters=True)
+        # An autocommit connection has no transaction to reset when it returns to the pool, and switching a pooled
+        # connection's isolation level for each statement (and back) cost more CPU than the statement's round trip.
+        mode = {"isolation_level": "AUTOCOMMIT", "pool_reset_on_return": None} if autocommit else {}
+        engine = create_engine(url, pool_size=5, max_overflow=10, pool_recycle=1800, hide_parameters=True, **mode)
 
         @event.listens_for(engine, "handle_error")
         def _scrub(context) -> DBAPIError | None:  # pragma: no cover - driver hook

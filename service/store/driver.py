@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import psycopg as postgresql_psycopg
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.store.db import without_row_values
+from service.store.db import get_engine, without_row_values
 
 
 def driver_of(bind: Session | Connection) -> Any | None:
@@ -37,6 +37,23 @@ def scrubbed() -> Iterator[None]:
     except psycopg.Error as exc:
         without_row_values(exc)
         raise
+
+
+@contextmanager
+def autocommit_cursor() -> Iterator[psycopg.Cursor[Any]]:
+    """A cursor on a pooled PostgreSQL connection in autocommit mode (`db.get_engine(autocommit=True)`): each
+    statement is its own transaction, with no BEGIN and COMMIT round trips. A connection found broken goes out of
+    the pool (nothing resets it on its return, as a transaction's rollback does for the others)."""
+    fairy = get_engine(autocommit=True).raw_connection()
+    try:
+        with scrubbed(), fairy.driver_connection.cursor() as cur:
+            yield cur
+    except psycopg.Error:
+        if fairy.driver_connection.broken:
+            fairy.invalidate()
+        raise
+    finally:
+        fairy.close()
 
 
 @cache

@@ -13,8 +13,7 @@ from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, c
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, configure_mappers
 
-from service.store.db import get_engine
-from service.store.driver import compiled, driver_of, scrubbed
+from service.store.driver import autocommit_cursor, compiled, driver_of, scrubbed
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
 
 OPEN = ("lobby", "active")
@@ -229,11 +228,7 @@ def save_move_if_current(
         for n, row in enumerate(deadlines):
             params.update({f"{column}_d{n}": row[column] for column in _DEADLINE_COLUMNS})
     sql = _current_move_sql(len(changed), len(rows), None if deadlines is None else len(deadlines))
-    with (
-        get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn,
-        scrubbed(),
-        conn.connection.driver_connection.cursor() as cur,
-    ):
+    with autocommit_cursor() as cur:
         applied = cur.execute(sql, params, prepare=True).fetchone()[0] == 1
     if applied:
         table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}

@@ -138,6 +138,29 @@ def test_a_connection_lost_during_a_move_leaves_the_pool(backbone_pg):
             assert game.id == game_id and len(table.seats) == 3
 
 
+def test_an_autocommit_cursor_commits_each_statement_and_drops_a_lost_connection(backbone_pg):
+    """`driver.autocommit_cursor` (a bot move's write on a cached table): a statement is committed without a COMMIT,
+    and a connection whose backend died is not handed out again (nothing resets an autocommit connection on its
+    return to the pool, as a transaction's rollback does for the others)."""
+    import psycopg
+    from sqlalchemy import text
+
+    from service.store import get_engine
+    from service.store.driver import autocommit_cursor
+
+    with autocommit_cursor() as cur:
+        cur.execute("INSERT INTO processed_updates (platform, update_id, created) VALUES ('rec', 'auto-1', now())")
+        pid = cur.execute("SELECT pg_backend_pid()").fetchone()[0]
+    with get_engine().connect() as other:  # another connection sees the row: it was committed
+        assert other.execute(text("SELECT count(*) FROM processed_updates WHERE update_id = 'auto-1'")).scalar() == 1
+        other.execute(text(f"SELECT pg_terminate_backend({pid})"))
+    with pytest.raises((psycopg.OperationalError, OSError)), autocommit_cursor() as cur:
+        cur.execute("SELECT 1")  # the pool's one idle connection: the one whose backend is gone
+    for _ in range(get_engine(autocommit=True).pool.size() + 1):  # every pooled connection works
+        with autocommit_cursor() as cur:
+            assert cur.execute("SELECT 1").fetchone()[0] == 1
+
+
 def test_a_database_error_quotes_no_row_values_in_its_message(backbone_pg):
     """PostgreSQL quotes a failing row in an error's DETAIL ("Failing row contains (…)"); an error's message ends up
     in a worker's log, and the row can be a player's hand. Both through SQLAlchemy and on the driver (a move's
