@@ -51,9 +51,10 @@ class Outcome:
 @dataclass
 class Cached:
     """What the sessions hold for a game, read once, before any database read: its state as of a seq, pickled with
-    the game row and table of that seq (None where the move that cached it did not have them), and the game's
-    table epoch (`service.store.table_epochs`) as read. Cached states are pickles in our own Redis; only the
-    service writes them. Each call unpickles anew: the engine and `publish` change what they are given."""
+    the game row and table of that seq (`game_rows.snapshot`; None where the move that cached it did not have
+    them), and the game's table epoch (`service.store.table_epochs`) as read. Cached states are pickles in our
+    own Redis; only the service writes them. Each call unpickles anew: the engine and `publish` change what they
+    are given."""
 
     entry: tuple[int, bytes] | None
     epoch: int
@@ -72,9 +73,9 @@ class Cached:
         if self.entry is None:
             return None
         state, snapshot = pickle.loads(self.entry[1])
-        if snapshot is None or snapshot[2] != self.epoch:
+        if snapshot is None or snapshot[1] != self.epoch:
             return None
-        return state, snapshot[0], snapshot[1]
+        return state, *game_rows.restore(snapshot[0])
 
 
 def load_state(s: Session, game: GameRow, cached: Cached | None = None) -> Any:
@@ -327,7 +328,7 @@ def after_commit(
     `committed_at`: when the move committed, kept in the outcome for `workers.metrics`. `table`: the game's table
     as the move wrote it and the cache read before the move's database reads, whose epoch the table is cached
     under (`Cached.table`)."""
-    snapshot = None if table is None else (game, table[0], table[1].epoch)
+    snapshot = None if table is None else (game_rows.snapshot(game, table[0]), table[1].epoch)
     blob = pickle.dumps((state, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
     with handing_on():
         get_sessions().put_game(game.id, game.seq, blob, published.meta)

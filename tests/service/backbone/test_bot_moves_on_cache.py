@@ -172,3 +172,31 @@ def test_a_changed_name_makes_the_cached_table_stale_once_committed(backbone_pg,
     with session_scope() as s:
         last = s.scalars(select(OutboxRow).where(OutboxRow.chat == "grp-name").order_by(OutboxRow.id.desc())).first()
     assert "Alicia" in repr(last.payload)
+
+
+def test_a_cached_table_is_the_table_the_lock_loads_as_plain_values(backbone_pg, toy_game, recording):
+    """The table is cached as column values (`game_rows.snapshot`), not as mapped objects, whose instance state cost
+    a tenth of a bot move's CPU to pickle and unpickle; made again (`restore`), it is what `lock_with_table` loads:
+    every column of the game, chat, seats and users, and the seats' prompts."""
+    import pickle
+
+    game_id = lobby.create_and_start("rec", "grp-values", "toy", {"target": 40}, ["alice"], 2, seed=3, bot_delay=PACE)
+    assert moves.play_bot(game_id, 0, 0, by="timeout").status == "applied"  # under the lock: caches the table
+    cached = moves.Cached.read(game_id)
+    _, snapshot = pickle.loads(cached.entry[1])
+
+    def plain(value: object) -> bool:
+        if isinstance(value, (tuple, list)):
+            return all(plain(v) for v in value)
+        if isinstance(value, dict):
+            return all(plain(k) and plain(v) for k, v in value.items())
+        return not hasattr(value, "_sa_instance_state")
+
+    assert plain(snapshot)
+    _, game, table = cached.table()
+    with session_scope() as s:
+        locked_game, locked_table = game_rows.lock_with_table(s, game_id)
+    assert game.seq == 1 and game.options["bot_seats"] == [1, 2]
+    assert sorted(user.platform_id for user in table.users.values()) == ["alice"]
+    assert game_rows.snapshot(game, table) == game_rows.snapshot(locked_game, locked_table)
+    assert table.prompts == locked_table.prompts
