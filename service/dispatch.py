@@ -23,7 +23,7 @@ from service.settings import get_settings
 from service.store import ensure_migrated
 from workers.queue import enqueue
 
-COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set")
+COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings")
 ADMIN_FLAG = "--admin"
 
 

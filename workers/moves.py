@@ -33,6 +33,7 @@ from service.store.users import learn_direct_chat, user_for
 from workers import presenting
 from workers.publish import Published, direct_chat_of, publish, seat_name
 from workers.queue import enqueue, handing_on, paced, request_delivery
+from workers.ratings import has_people
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
@@ -324,7 +325,8 @@ def after_commit(
     committed_at: float | None = None,
     table: tuple[game_rows.Table, Cached] | None = None,
 ) -> Outcome:
-    """Cache the state, ask for delivery and hand on the next bot move: one Redis round trip (`handing_on`).
+    """Cache the state, ask for delivery and hand on the next bot move (or, once a game with people is over, its
+    rating): one Redis round trip (`handing_on`).
     `committed_at`: when the move committed, kept in the outcome for `workers.metrics`. `table`: the game's table
     as the move wrote it and the cache read before the move's database reads, whose epoch the table is cached
     under (`Cached.table`)."""
@@ -334,6 +336,8 @@ def after_commit(
         get_sessions().put_game(game.id, game.seq, blob, published.meta)
         _deliver(published.chats)
         schedule_bot(game, state, bot_delay)
+        if game.status == "finished" and has_people(game.options):
+            enqueue("rate_game", game_id=game.id)
     return Outcome("applied", published.chats, committed_at=committed_at)
 
 

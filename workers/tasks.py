@@ -1,8 +1,9 @@
 """Celery tasks, thin wrappers over plain functions (`RUNNERS`, also run in-process by `workers.queue`).
 
 acks_late + reject_on_worker_lost only where a redelivery is harmless: `play` (dedupe by update id in the
-move's transaction) and `play_bot` (valid only at its seq). `deliver`, `command` and the scans are not
-(a redelivered send could repeat a message); the outbox sweep picks up anything a lost task left pending.
+move's transaction), `play_bot` (valid only at its seq) and `rate_game` (a game is rated once). `deliver`,
+`command` and the scans are not (a redelivered send could repeat a message); the outbox sweep picks up anything a
+lost task left pending.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from service.settings import get_settings
 from service.store.outbox import shard_of
-from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves  # noqa: F401 (due_tasks: starts with the worker)
+from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves, ratings  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
 from workers.queue import enqueue, paced
 
@@ -67,6 +68,7 @@ RUNNERS: dict[str, Any] = {
     "prune": deadline_scan.prune,
     "noop": _noop,
     "resume_bots": moves.resume_bots,
+    "rate_game": ratings.rate,
 }
 
 play = app.task(name="workers.tasks.play", **IDEMPOTENT)(_play)
@@ -78,6 +80,7 @@ sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(deadline_scan.sweep_o
 prune = app.task(name="workers.tasks.prune")(deadline_scan.prune)
 noop = app.task(name="workers.tasks.noop")(_noop)
 resume_bots = app.task(name="workers.tasks.resume_bots")(moves.resume_bots)
+rate_game = app.task(name="workers.tasks.rate_game", **IDEMPOTENT)(ratings.rate)
 
 TASKS = {
     "play": play,
@@ -89,4 +92,5 @@ TASKS = {
     "prune": prune,
     "noop": noop,
     "resume_bots": resume_bots,
+    "rate_game": rate_game,
 }

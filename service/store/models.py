@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -185,4 +186,32 @@ class ProcessedUpdate(Base):
     __tablename__ = "processed_updates"
     platform: Mapped[str] = mapped_column(String(16), primary_key=True)
     update_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Rating(Base):
+    """A person's skill at one game kind (openskill's Plackett-Luce: `mu`, `sigma`), over their finished, rated
+    games (`service.ratings`). Bots have none: they count at the model's starting rating."""
+
+    __tablename__ = "ratings"
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class RatingChange(Base):
+    """What one finished game did to one person's rating. A game is rated once: its rows are the proof (a
+    redelivered rating task finds them), and a chat's standings are its players' (`service.ratings.standings`)."""
+
+    __tablename__ = "rating_changes"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    won: Mapped[bool] = mapped_column(Boolean)
+    before: Mapped[float] = mapped_column(Float)  # the displayed rating (`service.ratings.shown`) before and after
+    after: Mapped[float] = mapped_column(Float)
     created: Mapped[datetime] = mapped_column(default=utcnow)

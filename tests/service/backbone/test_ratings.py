@@ -1,0 +1,117 @@
+"""Ratings: a finished game with a Traitor and at least one person moves its people's ratings, the winning side up,
+once; the group is told, and `/ratings` shows a chat's standings (a person's own in their direct chat)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select, update
+
+from service import lobby
+from service.dispatch import submit
+from service.store import session_scope
+from service.store.models import GameRow, Rating, RatingChange, Seat, User
+from tests.service.backbone.test_pipeline_local import command
+from workers import moves
+from workers import ratings as rating_task
+
+
+def _finish(game_id: int, winner: str | None, loyalty: list[str]) -> None:
+    """End the game as the engine would have, with this result."""
+    with session_scope() as s:
+        result = {"winner": winner, "reason": "swords", "loyalty": loyalty}
+        s.execute(update(GameRow).where(GameRow.id == game_id).values(status="finished", result=result))
+
+
+def _ratings(kind: str) -> dict[str, tuple[float, float, int, int]]:
+    with session_scope() as s:
+        rows = s.execute(
+            select(User.platform_id, Rating).join(Rating, Rating.user_id == User.id).where(Rating.kind == kind)
+        )
+        return {uid: (r.mu, r.sigma, r.games, r.wins) for uid, r in rows}
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_a_finished_game_moves_its_peoples_ratings_once_winners_up(fixture, request, recording):
+    request.getfixturevalue(fixture)
+    game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice", "bob", "carol"], 1, seed=4)
+    _finish(game_id, "evil", ["loyal", "traitor", "loyal", "loyal"])  # bob was the Traitor, and won
+
+    assert rating_task.rate(game_id) == "rated"
+    first = _ratings("cards")
+    assert set(first) == {"alice", "bob", "carol"}  # the bot keeps no rating
+    bob_mu, _, bob_games, bob_wins = first["bob"]
+    assert bob_games == 1 and bob_wins == 1 and bob_mu > 25.0
+    assert all(mu < 25.0 and games == 1 and wins == 0 for uid, (mu, _, games, wins) in first.items() if uid != "bob")
+    with session_scope() as s:
+        changes = {c.user_id: c for c in s.scalars(select(RatingChange).where(RatingChange.game_id == game_id))}
+        assert len(changes) == 3 and sum(c.won for c in changes.values()) == 1
+        assert all((c.after > c.before) == c.won for c in changes.values())
+
+    notice = recording.sent("group")[-1].text
+    assert notice.startswith("🏅 Ratings · Shadows over Camelot: The Card Game")
+    assert notice.splitlines()[1].startswith("bob: ") and "(+" in notice.splitlines()[1]  # the winner first
+    assert "(−" in notice.splitlines()[2]
+
+    sent = len(recording.calls)
+    assert rating_task.rate(game_id) == "not_rated"  # a redelivered request: nothing twice
+    assert _ratings("cards") == first and len(recording.calls) == sent
+
+
+@pytest.mark.parametrize(
+    ("winner", "loyalty", "humans"),
+    [
+        ("loyal", ["loyal", "loyal", "loyal"], ["alice", "bob", "carol"]),  # no Traitor: one side only
+        (None, ["loyal", "traitor", "loyal"], ["alice", "bob", "carol"]),  # stopped at the turn cap: no winner
+        ("loyal", ["loyal", "traitor", "loyal"], []),  # bots only
+    ],
+)
+def test_games_without_two_sides_a_winner_or_a_person_are_not_rated(backbone_local, recording, winner, loyalty, humans):
+    game_id = lobby.create_and_start("rec", "group", "cards", {}, humans, 3 - len(humans), seed=4)
+    _finish(game_id, winner, loyalty)
+    assert rating_task.rate(game_id) == "not_rated"
+    with session_scope() as s:
+        assert s.scalars(select(RatingChange)).all() == [] and s.scalars(select(Rating)).all() == []
+
+
+def test_a_game_played_to_its_end_is_rated_by_the_move_that_ends_it(backbone_local, recording):
+    """Through the pipeline: alice's moves by timeout, the bots' in turn; the last move hands on the rating."""
+    game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice"], 3, seed=11)
+    for _ in range(500):
+        with session_scope() as s:
+            game = s.get(GameRow, game_id)
+            if game.status != "active":
+                break
+            prompt = s.scalars(select(Seat.prompt_seq).where(Seat.game_id == game_id, Seat.seat == 0)).one()
+        assert moves.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        assert game.status == "finished" and game.result["winner"] in ("loyal", "evil")
+        (change,) = s.scalars(select(RatingChange).where(RatingChange.game_id == game_id)).all()
+        assert change.won == ((game.result["loyalty"][0] == "traitor") == (game.result["winner"] == "evil"))
+    assert any(call.text.startswith("🏅 Ratings") for call in recording.sent("group"))
+
+
+def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(backbone_local, recording):
+    submit(command("dave", "ratings"))
+    assert recording.sent("group")[-1].text.startswith("No rated games yet.")
+    # alice wins both (as the Traitor, then beside bob against carol); carol loses both
+    results = ((4, "evil", ["traitor", "loyal", "loyal"]), (5, "loyal", ["loyal", "loyal", "traitor"]))
+    for seed, winner, loyalty in results:
+        game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice", "bob", "carol"], 0, seed=seed)
+        _finish(game_id, winner, loyalty)
+        assert rating_task.rate(game_id) == "rated"
+    elsewhere = lobby.create_and_start("rec", "other-group", "board", {}, ["erin", "alice"], 1, seed=6)
+    _finish(elsewhere, "loyal", ["loyal", "loyal", "traitor"])
+    assert rating_task.rate(elsewhere) == "rated"
+
+    submit(command("dave", "ratings"))
+    lines = recording.sent("group")[-1].text.splitlines()
+    assert lines[0] == "🏅 Ratings · Shadows over Camelot: The Card Game"  # no board game was played here
+    assert [line.split(":")[0] for line in lines[1:]] == ["1. alice", "2. bob", "3. carol"]
+    assert lines[3].endswith("0 won of 2")
+
+    submit(command("alice", "ratings", chat="dm-alice"))
+    mine = recording.sent("dm-alice")[-1].text.splitlines()
+    assert mine[0] == "🏅 Your ratings" and len(mine) == 3  # both kinds: she played a board game elsewhere
+    # her name as her command gave it
+    assert mine[1].startswith("Shadows over Camelot (board game): Alice: ") and mine[1].endswith("1 won of 1")
