@@ -16,11 +16,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import select
+
 from engine import get_game
+from service import ratings
 from service.render import board_text, cards_text, i18n  # noqa: F401  imported now, as the worker does at start
+from service.render.ratings import changes_text
 from service.store import games as game_rows
 from service.store import session_scope
-from service.store.models import GameRow
+from service.store.models import GameRow, RatingChange
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
 from workers import presenting
 from workers.publish import seat_name
@@ -39,6 +43,7 @@ class Rendered:
     moves: int = 0
     silenced: bool = False
     last_board: str = ""  # the board after the last move
+    ratings: str = ""  # the ratings notice after the game, if it was rated
 
     def public_text(self, text: str) -> bool:
         if text in self.boards or text == NO_RIGHTS_DEFAULT:
@@ -127,4 +132,31 @@ def rendered(game_id: int) -> Rendered:
     if result is not None:  # the closing notice: the result in words, as public as the final board
         outcome = presenting.outcome(kind, result, group_lang, names)
         out.boards.add(presenting.t(group_lang, "notice.game_end", outcome=outcome))
+        _add_ratings(out, game_id, result, users, group_lang)
     return out
+
+
+def _add_ratings(out: Rendered, game_id: int, result: dict[str, Any], users: dict[int, Any], lang: str) -> None:
+    """The ratings notice that follows a rated game: public once the result is, if each person's change follows
+    their side in the result (won or lost) and names nobody who did not play."""
+    with session_scope() as s:
+        rows = s.scalars(select(RatingChange).where(RatingChange.game_id == game_id)).all()
+    if not rows:
+        return
+    winner, side = ratings.sides_of(result)
+    seat_of = {user.id: seat for seat, user in users.items()}
+    changes = []
+    for row in rows:
+        if row.user_id not in seat_of or (side[seat_of[row.user_id]] == winner) != row.won:
+            out.leaks.append(f"rating change of user {row.user_id} does not follow the result")
+            continue
+        user = users[seat_of[row.user_id]]
+        changes.append(ratings.Change(row.user_id, user.name or user.platform_id, row.won, row.before, row.after))
+    out.ratings = changes_text(lang, out.kind, changes)
+    out.boards.add(out.ratings)
+
+
+def rated(game_id: int) -> bool:
+    """Whether the finished game's rating is written (its notice is then in the outbox)."""
+    with session_scope() as s:
+        return s.scalar(select(RatingChange.game_id).where(RatingChange.game_id == game_id).limit(1)) is not None

@@ -11,7 +11,7 @@ import pytest
 from fake_bot_api import CannotSend, FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
 from sqlalchemy import func, select
-from telegram_audit import rendered
+from telegram_audit import rated, rendered
 from telegram_players import Table
 from telegram_stack import Stack
 
@@ -157,6 +157,7 @@ def play(
         )
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
+    api.wait(lambda: rated(game_id), 60, "the game's rating")  # its notice is the game's last message
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
     if watch_silence:
@@ -169,6 +170,7 @@ def play(
     for r in group_records:
         if r.message_id != lobby_id:
             assert audit.public_text(r.text), f"group message not explained by public information: {r.text!r}"
+    assert audit.ratings and audit.ratings in [r.text for r in group_records]  # the people's new ratings, told
     for r in records:
         if r.chat_id > 0:
             seat = audit.seats.get(str(r.chat_id))

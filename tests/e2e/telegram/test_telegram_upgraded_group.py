@@ -10,7 +10,7 @@ import pytest
 from fake_bot_api import FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
 from sqlalchemy import func, select
-from telegram_audit import rendered
+from telegram_audit import rated, rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from test_telegram_games import CARDS_SEED, game_row, open_table, outbox_drained
@@ -37,6 +37,7 @@ def test_card_game_goes_on_in_the_supergroup_its_group_became(stack: Stack, fake
         table.play_until(lambda: game_row(game_id)[0] == "finished", timeout=420)
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
+    api.wait(lambda: rated(game_id), 60, "the game's rating")  # its notice is the game's last message
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
 
