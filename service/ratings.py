@@ -63,14 +63,15 @@ def sides_of(result: dict | None) -> tuple[str, dict[int, str]] | None:
 
 def rate_game(s: Session, game: GameRow) -> list[Change] | None:
     """Rate a finished game, in the caller's transaction; the changes, or None where it is not rated (not
-    finished, rated already, no two sides or winner, no person). The caller holds the game's row lock, so two
-    deliveries of the same request do not both rate it; the ratings' rows are locked in user order."""
+    finished, rated already, no two sides or winner, no person, a person in two seats). The caller holds the game's
+    row lock, so two deliveries of the same request do not both rate it; the ratings' rows are locked in user
+    order."""
     sides = sides_of(game.result) if game.status == "finished" else None
     if sides is None or s.scalar(select(RatingChange.game_id).where(RatingChange.game_id == game.id).limit(1)):
         return None
     winner, side = sides
     people = {row.seat: row.user_id for row in seats_of(s, game.id) if row.user_id is not None and row.seat in side}
-    if not people:
+    if not people or len(set(people.values())) < len(people):  # nobody, or one account in two seats (hot seat)
         return None
     ratings = _locked(s, sorted(set(people.values())), game.kind)
     order = [winner, next(x for x in SIDES if x != winner)]

@@ -63,6 +63,7 @@ def test_a_finished_game_moves_its_peoples_ratings_once_winners_up(fixture, requ
         ("loyal", ["loyal", "loyal", "loyal"], ["alice", "bob", "carol"]),  # no Traitor: one side only
         (None, ["loyal", "traitor", "loyal"], ["alice", "bob", "carol"]),  # stopped at the turn cap: no winner
         ("loyal", ["loyal", "traitor", "loyal"], []),  # bots only
+        ("loyal", ["loyal", "traitor", "loyal"], ["alice", "alice"]),  # one account in two seats: on either side
     ],
 )
 def test_games_without_two_sides_a_winner_or_a_person_are_not_rated(backbone_local, recording, winner, loyalty, humans):
