@@ -76,7 +76,9 @@ def rate_game(s: Session, game: GameRow) -> list[Change] | None:
     ratings = _locked(s, sorted(set(people.values())), game.kind)
     order = [winner, next(x for x in SIDES if x != winner)]
     seats_of_team = [[seat for seat in sorted(side) if side[seat] == team] for team in order]
-    teams = [[_model_rating(ratings.get(people.get(seat, -1))) for seat in seats] for seats in seats_of_team]
+    teams = [
+        [_model_rating(ratings[people[seat]] if seat in people else None) for seat in seats] for seats in seats_of_team
+    ]
     rated = MODEL.rate(teams, ranks=[0, 1])
     users = s.execute(select(User.id, User.name, User.platform_id).where(User.id.in_(set(people.values()))))
     names = {user_id: name or platform_id for user_id, name, platform_id in users}
@@ -89,7 +91,7 @@ def rate_game(s: Session, game: GameRow) -> list[Change] | None:
             before = shown(row.mu, row.sigma)
             row.mu, row.sigma = new.mu, new.sigma
             row.games += 1
-            row.wins += team == winner
+            row.wins += int(team == winner)
             after = shown(new.mu, new.sigma)
             changes.append(Change(row.user_id, names[row.user_id], team == winner, before, after))
             s.add(RatingChange(game_id=game.id, user_id=row.user_id, kind=game.kind, won=team == winner,
