@@ -9,8 +9,9 @@ from sqlalchemy import select, update
 from service import lobby
 from service.dispatch import submit
 from service.store import session_scope
-from service.store.models import GameRow, Rating, RatingChange, Seat, User
+from service.store.models import GameRow, Rating, RatingChange, User
 from tests.service.backbone.test_pipeline_local import command
+from tests.service.backbone.test_real_games import seat_turns
 from workers import moves
 from workers import ratings as rating_task
 
@@ -77,12 +78,7 @@ def test_games_without_two_sides_a_winner_or_a_person_are_not_rated(backbone_loc
 def test_a_game_played_to_its_end_is_rated_by_the_move_that_ends_it(backbone_local, recording):
     """Through the pipeline: alice's moves by timeout, the bots' in turn; the last move hands on the rating."""
     game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice"], 3, seed=11)
-    for _ in range(500):
-        with session_scope() as s:
-            game = s.get(GameRow, game_id)
-            if game.status != "active":
-                break
-            prompt = s.scalars(select(Seat.prompt_seq).where(Seat.game_id == game_id, Seat.seat == 0)).one()
+    for prompt in seat_turns(game_id):
         assert moves.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
     with session_scope() as s:
         game = s.get(GameRow, game_id)

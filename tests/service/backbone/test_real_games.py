@@ -3,6 +3,8 @@ panel carrying buttons that play."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from engine import get_game
@@ -12,6 +14,20 @@ from service.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
+
+
+def seat_turns(game_id: int, seat: int = 0, limit: int = 500) -> Iterator[int]:
+    """The seat's open prompt (its seq) each time the seat has one, until the game is over (at most `limit` times);
+    the caller answers it before asking for the next."""
+    for _ in range(limit):
+        with session_scope() as s:
+            game = s.get(GameRow, game_id)
+            if game.status != "active":
+                return
+            row = next(r for r in game_rows.seats_of(s, game_id) if r.seat == seat)
+        if row.prompt_seq is None:
+            return
+        yield row.prompt_seq
 
 
 @pytest.mark.parametrize(("kind", "players"), [("cards", 4), ("board", 4)])
@@ -31,14 +47,7 @@ def test_bot_game_finishes_and_replays(backbone_local, recording, kind, players)
 
 def test_a_human_seat_plays_a_card_game_by_buttons(backbone_local, recording):
     game_id = lobby.create_and_start("rec", "table", "cards", {}, ["alice"], 2, seed=3)
-    for n in range(200):
-        with session_scope() as s:
-            game = s.get(GameRow, game_id)
-            if game.status != "active":
-                break
-            seat = next(r for r in game_rows.seats_of(s, game_id) if r.seat == 0)
-            if seat.prompt_seq is None:
-                break
+    for n, _ in enumerate(seat_turns(game_id, limit=200)):
         panels = [c for c in recording.sent("dm-alice") if c.buttons]
         data = next(b.data for row in panels[-1].buttons for b in row if not b.data.split(":", 2)[2].startswith("@"))
         submit(Inbound("rec", "dm-alice", "alice", f"h{n}", "tap", text=data))
