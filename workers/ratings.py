@@ -1,15 +1,23 @@
 """Rating a finished game (the `rate_game` task, handed on by the move that finished it): `service.ratings`
 computes, the chat is told. Safe to run twice: the game's row lock orders two runs, and the second finds the
-game's rating changes written."""
+game's rating changes written. The beat's scan hands on again the ratings a crash lost (`rate_missed`)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from sqlalchemy import exists, select
+
 from service import ratings
 from service.render.ratings import changes_text
+from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import Chat
-from workers.queue import request_delivery
+from service.store.models import Chat, GameRow, RatingChange, Seat, utcnow
+from workers.queue import enqueue, request_delivery
+
+MISSED_AFTER = 60.0  # seconds after a game's end before its missing rating is handed on again
+MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour, and those not rated stay found
 
 
 def rate(game_id: int) -> str:
@@ -28,6 +36,37 @@ def rate(game_id: int) -> str:
     if chat is not None:
         request_delivery(chat.platform, chat.platform_id)
     return "rated"
+
+
+def rate_missed(now: datetime | None = None, limit: int = 1000) -> int:
+    """Recovery: a finished game with people and without its rating changes may have lost its `rate_game` (the
+    worker died between the final move's commit and its hand-on, or Redis lost the task): hand it on again, once
+    per game (a mark in the sessions; a game that turns out not to be rated is not asked again). Returns how many."""
+    now = now or utcnow()
+    sessions = get_sessions()
+    with session_scope() as s:
+        people = exists().where(Seat.game_id == GameRow.id, Seat.user_id.is_not(None))
+        rated = exists().where(RatingChange.game_id == GameRow.id)
+        rows = s.execute(
+            select(GameRow.id, GameRow.result)
+            .where(
+                GameRow.status == "finished",
+                GameRow.updated < now - timedelta(seconds=MISSED_AFTER),
+                GameRow.updated > now - timedelta(seconds=MISSED_WITHIN),
+                people,
+                ~rated,
+            )
+            .order_by(GameRow.updated)
+            .limit(limit)
+        ).all()
+    missed = [
+        game_id
+        for game_id, result in rows
+        if ratings.sides_of(result) is not None and sessions.mark(f"rating-asked:{game_id}", ttl=MISSED_WITHIN)
+    ]
+    for game_id in missed:
+        enqueue("rate_game", game_id=game_id)
+    return len(missed)
 
 
 def has_people(options: dict) -> bool:

@@ -46,8 +46,9 @@ def _deliver(platform: str, chat: str | None = None, shard: int | None = None) -
 
 
 def _scan() -> dict[str, int]:
-    """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move."""
-    return {**deadline_scan.scan(), "resumed": deadline_scan.resume_stalled_bots()}
+    """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
+    that lost their rating."""
+    return {**deadline_scan.scan(), "resumed": deadline_scan.resume_stalled_bots(), "rated": ratings.rate_missed()}
 
 
 def _noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:

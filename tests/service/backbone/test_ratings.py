@@ -112,3 +112,29 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
     assert mine[0] == "🏅 Your ratings" and len(mine) == 3  # both kinds: she played a board game elsewhere
     # her name as her command gave it
     assert mine[1].startswith("Shadows over Camelot (board game): Alice: ") and mine[1].endswith("1 won of 1")
+
+
+def test_the_scan_hands_on_a_rating_a_crash_lost_once(backbone_local, recording):
+    """The final move committed but its `rate_game` never ran (a worker killed in between): the beat's scan hands it
+    on once the game has been over a minute, once; a game that is not rated is not handed on."""
+    from datetime import timedelta
+
+    from service.store.models import utcnow
+
+    lost = lobby.create_and_start("rec", "group", "cards", {}, ["alice", "bob"], 1, seed=4)
+    _finish(lost, "loyal", ["loyal", "loyal", "traitor"])
+    solo = lobby.create_and_start("rec", "solo", "cards", {}, ["carol"], 0, seed=5)
+    _finish(solo, "evil", ["loyal"])  # no Traitor: never rated, never handed on
+    hot = lobby.create_and_start("rec", "hot", "cards", {}, ["dave", "dave"], 1, seed=6)
+    _finish(hot, "loyal", ["loyal", "traitor", "loyal"])  # handed on, and then found not to be rated
+    assert rating_task.rate_missed() == 0  # just over: its own task may still be on its way
+    later = utcnow() + timedelta(seconds=rating_task.MISSED_AFTER + 1)
+    assert rating_task.rate_missed(later) == 2  # in-process: rated (or not) at once
+    with session_scope() as s:
+        assert {c.user_id for c in s.scalars(select(RatingChange))} == {
+            u.id for u in s.scalars(select(User).where(User.platform_id.in_(["alice", "bob"])))
+        }
+    assert recording.sent("group")[-1].text.startswith("🏅 Ratings")
+    assert rating_task.rate_missed(later) == 0  # the rated one is found rated, the other was asked once
+    much_later = utcnow() + timedelta(seconds=rating_task.MISSED_WITHIN + 1)
+    assert rating_task.rate_missed(much_later) == 0
