@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from service.store.db import insert_for
 from service.store.games import seats_of
 from service.store.models import GameRow, Rating, RatingChange, User, utcnow
 
@@ -108,9 +107,9 @@ def _locked(s: Session, user_ids: list[int], kind: str) -> dict[int, Rating]:
     """The people's ratings for `kind`, created at the model's start where new, locked until the transaction ends
     (on SQLite the writer lock is held already)."""
     start = MODEL.rating()
-    insert = pg_insert if s.get_bind().dialect.name == "postgresql" else sqlite_insert
     new = {"kind": kind, "mu": start.mu, "sigma": start.sigma, "games": 0, "wins": 0, "updated": utcnow()}
-    s.execute(insert(Rating).values([{**new, "user_id": u} for u in user_ids]).on_conflict_do_nothing())
+    insert = insert_for(s.get_bind().dialect.name, Rating)
+    s.execute(insert.values([{**new, "user_id": u} for u in user_ids]).on_conflict_do_nothing())
     rows = s.scalars(
         select(Rating)
         .where(Rating.kind == kind, Rating.user_id.in_(user_ids))

@@ -230,15 +230,7 @@ def _bot_move(
     published = _record(s, game, table, state, events, seat, write_deadlines)
     if by == "timeout":
         chat = table.chat
-        name = seat_name(seat_row, table.users)
-        outbox.enqueue(
-            s,
-            chat.platform,
-            chat.platform_id,
-            "send",
-            {"text": presenting.t(game.language, "notice.timeout", name=name)},
-            is_group=chat.is_group,
-        )
+        outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=seat_name(seat_row, table.users)))
         published.chats.add((chat.platform, chat.platform_id))
     return _BotMove(state, published, (code, by, outbox.take_buffered(s)))
 
@@ -306,14 +298,7 @@ def _record(
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         outcome = presenting.outcome(game.kind, result, game.language, names)
-        outbox.enqueue(
-            s,
-            chat.platform,
-            chat.platform_id,
-            "send",
-            {"text": presenting.t(game.language, "notice.game_end", outcome=outcome)},
-            is_group=chat.is_group,
-        )
+        outbox.tell(s, chat, presenting.t(game.language, "notice.game_end", outcome=outcome))
     return published
 
 

@@ -27,12 +27,11 @@ def rate(game_id: int) -> str:
         if game is None:
             return "no_game"
         changes = ratings.rate_game(s, game)
-        chat = s.get(Chat, game.chat_id) if game.chat_id is not None else None
         if not changes:
             return "not_rated"
+        chat = s.get(Chat, game.chat_id) if game.chat_id is not None else None
         if chat is not None:
-            text = changes_text(game.language, game.kind, changes)
-            outbox.enqueue(s, chat.platform, chat.platform_id, "send", {"text": text}, is_group=chat.is_group)
+            outbox.tell(s, chat, changes_text(game.language, game.kind, changes))
     if chat is not None:
         request_delivery(chat.platform, chat.platform_id)
     return "rated"

@@ -14,7 +14,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy.dialects.postgresql import Insert as PgInsert
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import Insert as SqliteInsert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -109,6 +113,11 @@ def _make_engine(url: str, lazy_commit: bool = False, autocommit: bool = False) 
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def insert_for(dialect: str, table: Table | type) -> PgInsert | SqliteInsert:
+    """An INSERT into `table` (or a model's) that takes ON CONFLICT clauses, in the dialect's own form."""
+    return (pg_insert if dialect == "postgresql" else sqlite_insert)(table)
 
 
 def is_postgres(url: str | None = None) -> bool:

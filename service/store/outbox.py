@@ -10,13 +10,12 @@ from typing import Any
 
 from psycopg.rows import namedtuple_row
 from sqlalchemy import Connection, Row, event, exists, or_, select, update
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from service.settings import get_settings
+from service.store.db import insert_for
 from service.store.driver import driver_of, scrubbed
-from service.store.models import OutboxRow, SentMessage, utcnow
+from service.store.models import Chat, OutboxRow, SentMessage, utcnow
 
 
 def shard_of(chat: str) -> int:
@@ -60,6 +59,11 @@ def enqueue(
         buffered.append(values)
     else:
         s.add(OutboxRow(**values))
+
+
+def tell(s: Session, chat: Chat, text: str) -> None:
+    """Queue a text for a chat row (a game's group notice), with the chat's own group flag."""
+    enqueue(s, chat.platform, chat.platform_id, "send", {"text": text}, is_group=chat.is_group)
 
 
 _BUFFER = "outbox_rows"
@@ -231,7 +235,7 @@ def record_message_ids(conn: Connection, ids: dict[tuple[str, str, str], str]) -
     """Remember the platform's ids of messages sent for refs, `(platform, chat, ref) → id`: one upsert (Core, on a
     delivery's connection) for a sender's whole batch (through the ORM each took a query, a flush and their set-up)."""
     table = SentMessage.__table__
-    insert = (pg_insert if conn.dialect.name == "postgresql" else sqlite_insert)(table)
+    insert = insert_for(conn.dialect.name, table)
     now = utcnow()
     stmt = insert.values(
         [
