@@ -101,7 +101,11 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
     _finish(elsewhere, "loyal", ["loyal", "loyal", "traitor"])
     assert rating_task.rate(elsewhere) == "rated"
 
-    submit(command("dave", "ratings"))
+    asked = command("dave", "ratings", "chess")  # an unknown kind is ignored: both kinds
+    replies = len(recording.sent("group"))
+    submit(asked)
+    submit(asked)  # the same update again: answered once
+    assert len(recording.sent("group")) == replies + 1
     lines = recording.sent("group")[-1].text.splitlines()
     assert lines[0] == "🏅 Ratings · Shadows over Camelot: The Card Game"  # no board game was played here
     assert [line.split(":")[0] for line in lines[1:]] == ["1. alice", "2. bob", "3. carol"]
