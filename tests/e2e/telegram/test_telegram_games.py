@@ -15,7 +15,9 @@ from telegram_audit import rated, rendered
 from telegram_players import Table
 from telegram_stack import Stack
 
+from engine import get_game
 from service.callback import LobbyTap, pack, unpack
+from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import ActionRow, GameRow, OutboxRow, Seat
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
@@ -33,6 +35,16 @@ def game_row(game_id: int) -> tuple[str, int, int]:
         assert game is not None
         actions = s.scalar(select(func.count()).select_from(ActionRow).where(ActionRow.game_id == game_id))
         return game.status, game.seq, actions or 0
+
+
+def legal_codes(game_id: int, user_id: int) -> set[str]:
+    """The action codes the user's seat may play now, from the game's log."""
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        seat = next(seat for seat, user in game_rows.seat_users(s, game_id).items() if user.platform_id == str(user_id))
+        state = get_game(game.kind).replay(game.config, game.seed, game_rows.action_log(s, game_id))
+    engine_game = get_game(game.kind)
+    return {engine_game.encode(a) for a in engine_game.legal_actions(state, seat)}
 
 
 def outbox_drained() -> bool:
@@ -97,8 +109,10 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
     """Another player's button, a wrong seq, garbage, another game: each answered, none changes the game."""
     holder = api.wait(lambda: next((p for p in table.players if table.panel(p)), None), 30, "a first decision")
     message_id, _, data = table.panel(holder)
-    other = next(p for p in table.players if p is not holder)
     choice = unpack(data[0])
+    # another player for whom the code is no choice of theirs (in a window open to several seats, a card code such
+    # as "give:fight_1" can be as legal for another holder of that card: then the tap is theirs to make)
+    other = next(p for p in table.players if p is not holder and choice.code not in legal_codes(game_id, p.user.id))
     before = game_row(game_id)
     other_msg = api.messages(other.user.id)[-1].message_id
     taps = [
