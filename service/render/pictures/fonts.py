@@ -91,6 +91,6 @@ def wrap(text: str, face: Font, width: float, lines: int) -> list[str]:
         while words and face.getlength(line + " " + words[0]) <= width:
             line += " " + words.pop(0)
         out.append(line)
-    if words:
+    if words and out:
         out[-1] = out[-1] + " " + " ".join(words)
     return [fit(line, face, width) for line in out]

@@ -63,11 +63,11 @@ def _black_label(card: str, side: str) -> str:
     return "?" if card == "hidden" else "•"
 
 
-def _fight(canvas: Canvas, quest: str, q: View, inner: Box) -> None:
+def _fight(canvas: Canvas, quest: str, q: View, inner: Box) -> float:
     whites = [_white_label(c) for c in q.get("white") or []]
     blacks = [_black_label(c, quest) for c in q.get("black") or []]
     bottom = _slots(canvas, inner, inner[1], whites, sum(cat.FIGHT_PATTERN[quest]), lay.WHITE, lay.INK)
-    _slots(canvas, inner, bottom + 12, blacks, cat.BLACK_SPOTS[quest], lay.BLACK, lay.WHITE)
+    return _slots(canvas, inner, bottom + 12, blacks, cat.BLACK_SPOTS[quest], lay.BLACK, lay.WHITE)
 
 
 def _war(canvas: Canvas, q: View, inner: Box) -> None:
@@ -163,6 +163,18 @@ def _rows(notes: list[tuple[str, Colour]], first: float, width: float) -> list[l
     return rows
 
 
+def _next_side(canvas: Canvas, lang: str, room: Box) -> None:
+    """ "Dragon: after Lancelot" at the foot of `room`, in as many lines (up to two) as fit there."""
+    face = fonts.font(lay.BODY - 2)
+    line_height = lay.BODY + 2
+    lines = max(0, min(2, int((room[3] - room[1]) // line_height)))
+    later = t(lang, "board.quest.after_lancelot", quest=nm.quest(lang, "board", "dragon"))
+    for i, line in enumerate(reversed(fonts.wrap(later, face, room[2] - room[0], lines))):
+        canvas.text((room[0], room[3] - 4 - i * line_height), line, face, lay.MUTED, None, "ld")
+    if lines:
+        canvas.mark("quest", "dragon", (room[0], room[3] - lines * line_height, room[2], room[3]))
+
+
 def draw(canvas: Canvas, quest: str, view: View, lang: str) -> None:
     """One quest's panel in its place on the board: the cards, the labels, the knights at its foot."""
     q = (view.get("quests") or {}).get(quest) or {}
@@ -182,17 +194,13 @@ def draw(canvas: Canvas, quest: str, view: View, lang: str) -> None:
     elif quest == "excalibur":
         _excalibur(canvas, q, free)
     else:
-        _fight(canvas, quest, q, free)
+        bottom = _fight(canvas, quest, q, free)
+        if quest == "lancelot" and not closed:
+            _next_side(canvas, lang, (free[0], bottom + 4, free[2], free[3]))
     for i, row in enumerate(rows):
         right = inner[2]
         for text, colour in row:
             right = pieces.label(canvas, right, foot - i * TAG_ROW, text, colour, right - inner[0]) - 4
-    if quest == "lancelot" and not closed:  # the board's other side comes next
-        face = fonts.font(lay.BODY - 2)
-        later = t(lang, "board.quest.after_lancelot", quest=nm.quest(lang, "board", "dragon"))
-        for i, line in enumerate(reversed(fonts.wrap(later, face, width, 2))):
-            canvas.text((inner[0], free[3] - 4 - i * (lay.BODY + 2)), line, face, lay.MUTED, None, "ld")
-        canvas.mark("quest", "dragon", (inner[0], free[3] - 2 * lay.BODY, inner[2], free[3]))
     pieces.tokens(canvas, inner[0], foot, width, knights, quest)
 
 

@@ -99,13 +99,30 @@ def test_every_text_lies_inside_the_picture_unclipped_and_apart(name, state, lan
     canvas = board_image.draw(name, _public(name, state), lang, NAMES)
     for placed in canvas.texts:
         left, top, right, bottom = placed.box
-        assert 0 <= left and 0 <= top and right <= canvas.width and bottom <= canvas.height, placed
+        assert 0 <= left <= right <= canvas.width and 0 <= top <= bottom <= canvas.height, placed
         assert placed.size >= 20  # 10 px or more when the picture is shown 360 px wide
+    _assert_apart(canvas)
+
+
+def _assert_apart(canvas) -> None:
     boxes = [p.box for p in canvas.texts]
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
             assert overlap[0] <= 0 or overlap[1] <= 0, (canvas.texts[i], b)
+
+
+@pytest.mark.parametrize("quest", ["picts", "grail", "black_knight", "lancelot", "excalibur"])
+def test_a_crowded_quest_keeps_its_labels_apart_from_its_knights(quest):
+    """Seven knights, Heroism, Mordred, the Dark Forest and "over" on one quest: labels go above the tokens (on
+    Lancelot, open so that the line naming the Dragon is drawn too)."""
+    view = _public("board", play_game(get_game("board"), {"players": 7}, 3, heuristic_bot("board"), 0).state)
+    view["heroism"] = quest
+    crowd = {"knights": list(range(7)), "mordred": True, "dark_forest": True, "open": quest == "lancelot"}
+    view["quests"][quest] |= crowd
+    canvas = board_image.draw("board", view, "it", NAMES)
+    _assert_apart(canvas)
+    assert sum(k.startswith(f"{quest}:") for k in _drawn(canvas, "knight")) == 7
 
 
 @pytest.mark.parametrize("state", BOARD_STATES)
