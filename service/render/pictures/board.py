@@ -31,8 +31,8 @@ def draw(view: View, lang: str, names: dict[int, str]) -> Canvas:
     _counters(canvas, view)
     quests.draw_all(canvas, view, lang)
     _camelot(canvas, view, lang)
-    for seat in view.get("seats") or []:
-        _seat(canvas, seat, view, lang, names)
+    for index, seat in enumerate(view.get("seats") or []):
+        _seat(canvas, int(seat.get("seat", index)), seat, view, lang, names)
     return canvas
 
 
@@ -93,8 +93,8 @@ def _camelot(canvas: Canvas, view: View, lang: str) -> None:
             mx, my = cx + (tip + pommel) / 2 * cos, cy + (tip + pommel) / 2 * sin
             canvas.draw.ellipse((mx - 4, my - 4, mx + 4, my + 4), fill=lay.MUTED)
     at_table = [
-        s["seat"]
-        for s in view.get("seats") or []
+        s.get("seat", i)
+        for i, s in enumerate(view.get("seats") or [])
         if s.get("location") == cat.CAMELOT and s.get("alive", True) and not s.get("revealed")
     ]
     _round(canvas, cx, cy, at_table)
@@ -114,9 +114,8 @@ def _round(canvas: Canvas, cx: float, cy: float, seats: list[int]) -> None:
         pieces.token(canvas, cx + ring * math.cos(a), cy + ring * math.sin(a), seat, cat.CAMELOT)
 
 
-def _seat(canvas: Canvas, seat: View, view: View, lang: str, names: dict[int, str]) -> None:
+def _seat(canvas: Canvas, index: int, seat: View, view: View, lang: str, names: dict[int, str]) -> None:
     """A seat's card: token and name; knight and where (or Traitor, dead, loyalty at the end); life, relics, hand."""
-    index = int(seat.get("seat", 0))
     w, h = lay.SEAT_CARD
     x = lay.MARGIN + (index % 2) * (w + lay.GAP)
     y = lay.SEATS_TOP + (index // 2) * (h + lay.GAP)
@@ -139,8 +138,8 @@ def _seat(canvas: Canvas, seat: View, view: View, lang: str, names: dict[int, st
         x + w - 10 - name_left,
         "lm",
     )
-    knight = nm.knight(lang, "board", seat.get("knight"))
-    canvas.text((x + 12, y + 58), f"{knight} · {_status(seat, view, lang)}", fonts.font(lay.BODY), ink, w - 24, "lm")
+    line = f"{nm.knight(lang, 'board', seat.get('knight'))} · {_status(index, seat, view, lang)}"
+    canvas.text((x + 12, y + 58), line, fonts.font(lay.BODY), ink, w - 24, "lm")
     if alive and not revealed:  # the dead and a revealed Traitor are out of the quests: no life to show
         life = int(seat.get("life") or 0)
         for i in range(cat.MAX_LIFE):
@@ -160,10 +159,9 @@ def _seat(canvas: Canvas, seat: View, view: View, lang: str, names: dict[int, st
         pieces.label(canvas, right - 4, y + 89, nm.loyalty(lang, "loyal"), lay.LOYAL_BG, right - 4 - hearts_end)
 
 
-def _status(seat: View, view: View, lang: str) -> str:
+def _status(index: int, seat: View, view: View, lang: str) -> str:
     """Where the knight is, or what became of him: a revealed Traitor, dead; at the end everyone's loyalty."""
     final = (view.get("result") or {}).get("loyalty") or []
-    index = int(seat.get("seat", 0))
     if index < len(final) and final[index]:
         return nm.loyalty(lang, final[index])
     if seat.get("revealed"):
