@@ -8,17 +8,14 @@ from typing import Any
 
 import pytest
 import telegram
-from fake_bot_api import FakeBotApi, RateLimits
+from fake_bot_api import FakeBotApi
 from fake_bot_api.calls import call, form_call, keyboard
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
 
 TOO_OLD = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 PNG_1, PNG_2 = b"\x89PNG board at move 1", b"\x89PNG board at move 2"
 
-
-@pytest.fixture(autouse=True)
-def no_rate_limits(fake_api: FakeBotApi) -> None:
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+pytestmark = pytest.mark.usefixtures("no_rate_limits")
 
 
 def commands(*names: str) -> list[dict[str, str]]:

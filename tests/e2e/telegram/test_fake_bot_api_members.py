@@ -6,36 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_bot_api import FORUM_BOT_RIGHTS, CannotSend, FakeBotApi, RateLimits
+from fake_bot_api import FORUM_BOT_RIGHTS, CannotSend, FakeBotApi
 from fake_bot_api.calls import call, keyboard
+from fake_bot_api.permissions import ALL_PERMISSIONS
 
 MUTED = {"can_send_messages": False}
-FREE = dict.fromkeys(
-    (
-        "can_send_messages",
-        "can_send_audios",
-        "can_send_documents",
-        "can_send_photos",
-        "can_send_videos",
-        "can_send_video_notes",
-        "can_send_voice_notes",
-        "can_send_polls",
-        "can_send_other_messages",
-        "can_add_web_page_previews",
-        "can_react_to_messages",
-        "can_edit_tag",
-        "can_change_info",
-        "can_invite_users",
-        "can_pin_messages",
-        "can_manage_topics",
-    ),
-    True,
-)
+FREE = dict.fromkeys(ALL_PERMISSIONS, True)
 
-
-@pytest.fixture(autouse=True)
-def no_rate_limits(fake_api: FakeBotApi) -> None:
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+pytestmark = pytest.mark.usefixtures("no_rate_limits")
 
 
 @pytest.fixture

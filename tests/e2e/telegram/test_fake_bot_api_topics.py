@@ -6,13 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from fake_bot_api import FORUM_BOT_RIGHTS, CannotSend, FakeBotApi, RateLimits
+from fake_bot_api import FORUM_BOT_RIGHTS, CannotSend, FakeBotApi
 from fake_bot_api.calls import call, keyboard
 
-
-@pytest.fixture(autouse=True)
-def no_rate_limits(fake_api: FakeBotApi) -> None:
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+pytestmark = pytest.mark.usefixtures("no_rate_limits")
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ def test_edits_photos_keyboards_and_topics_as_a_phone_shows_them(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    fake_api.world.limits = RateLimits(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+    fake_api.world.limits = RateLimits.lifted()
     ann, bob, carl = fake_api.add_user("Ann"), fake_api.add_user("Bob"), fake_api.add_user("Carl")
     forum = fake_api.add_group("Tables", [ann, bob], bot_rights=FORUM_BOT_RIGHTS, forum=True)
     fake_api.open_bot(ann)

@@ -22,6 +22,11 @@ class RateLimits:
         self._chat: dict[int, deque[float]] = {}
         self._all: deque[float] = deque()
 
+    @classmethod
+    def lifted(cls) -> RateLimits:
+        """Limits no test of behaviour other than rates will reach (100 a second everywhere)."""
+        return cls(per_chat=(100, 1.0), per_group=(100, 60.0), overall=(100, 1.0))
+
     def take(self, chat_id: int, is_group: bool, now: float) -> int | None:
         """Record a send and return None, or return retry_after (whole seconds) without recording."""
         checks = [(self._chat.setdefault(chat_id, deque()), self.per_chat), (self._all, self.overall)]

@@ -24,15 +24,7 @@ ALL_PERMISSIONS = (
     "can_pin_messages",
     "can_manage_topics",
 )
-_MEDIA = (
-    "can_send_messages",
-    "can_send_audios",
-    "can_send_documents",
-    "can_send_photos",
-    "can_send_videos",
-    "can_send_video_notes",
-    "can_send_voice_notes",
-)
+_MEDIA = ALL_PERMISSIONS[:7]  # text messages and every kind of media
 RESTRICT_FOREVER_BELOW = 30  # seconds: "less than 30 seconds … from the current time … restricted forever"
 RESTRICT_FOREVER_ABOVE = 366 * 86400
 
