@@ -14,6 +14,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import matrix_homeserver  # noqa: E402
 import matrix_players  # noqa: E402
 
+from tests.e2e.chat_transcript import transcripts  # noqa: E402
+
+__all__ = ["homeserver", "transcripts"]
+
 
 @pytest.fixture(scope="session")
 def homeserver():

@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 from matrix_players import Player, login, scratch, settle
+from matrix_transcript import transcripts as client_views
 from nio import RoomSendError
 from sqlalchemy import func, select
 
@@ -351,7 +352,7 @@ def _start_gateway(homeserver, name: str, broker: str | None = None) -> tuple[Ga
     return gateway, bot_id
 
 
-def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg):
+def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg, transcripts):
     async def scenario():
         gateway, bot_id = _start_gateway(homeserver, "camelot_board")
         began = time.monotonic()
@@ -360,6 +361,7 @@ def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg):
             game_id, group, players = await _open_table(homeserver, gateway, bot_id, "board", names)
             seen = await _play(game_id, group, players, gateway, bot_id, random.Random(4), restart_after=25)
             await _drained(gateway, players)
+            transcripts(await client_views(players))  # each player's rooms as their client shows them
             rooms = await _check_rooms(group, players, bot_id)
             assert gateway.starts == 2
             print(f"\nboard game: {seen}, {rooms['group']} in the group, {time.monotonic() - began:.1f}s")
@@ -373,7 +375,7 @@ def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg):
 
 @pytest.mark.parametrize(("mode", "kill"), [("in-process", "at-once"), ("celery", "mid-send")])
 def test_card_game_five_players_with_morgan_silence_and_a_killed_gateway(homeserver, backbone_pg, redis_url, mode,
-                                                                         kill):
+                                                                         kill, transcripts):
     """In-process: the gateway plays and sends itself. Celery: a worker process plays, and the gateway consumes
     the Matrix deliver tasks from its own queue, so the direct rooms are encrypted in both.
 
@@ -391,6 +393,7 @@ def test_card_game_five_players_with_morgan_silence_and_a_killed_gateway(homeser
             game_id, group, players = await _open_table(homeserver, gateway, bot_id, "cards", names, seed=1)
             seen = await _play(game_id, group, players, gateway, bot_id, random.Random(5), restart_after=8, kill=kill)
             await _drained(gateway, players)
+            transcripts(await client_views(players))
             rooms = await _check_rooms(group, players, bot_id)
             assert "outbox.no_adapter" not in gateway.log.read_text(), "a worker was handed a Matrix delivery"
             assert gateway.starts == 2 and seen["killed_answer"] and _claimed(seen["killed_answer"]) == 1

@@ -13,12 +13,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fake_bot_api import FakeBotApi  # noqa: E402
-from fake_bot_api.fixtures import fake_api  # noqa: E402
+from fake_bot_api.fixtures import fake_api, no_rate_limits  # noqa: E402
 from telegram_stack import Stack, scaled_limits  # noqa: E402
 
 from service.settings import get_settings  # noqa: E402
+from tests.e2e.chat_transcript import transcripts  # noqa: E402
 
-__all__ = ["fake_api", "stack"]
+__all__ = ["fake_api", "no_rate_limits", "stack", "transcripts"]
 
 
 @pytest.fixture

@@ -3,29 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from typing import Any
 
-import httpx
 import pytest
 import telegram
 from aiohttp import web
 from fake_bot_api import CannotSend, FakeBotApi, RateLimits
+from fake_bot_api.calls import call, form_call, keyboard
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
-
-def call(api: FakeBotApi, method: str, **params: Any) -> dict[str, Any]:
-    return httpx.post(f"{api.base_url}{api.token}/{method}", json=params, timeout=30).json()
-
-
-def form_call(api: FakeBotApi, method: str, **params: Any) -> dict[str, Any]:
-    data = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
-    return httpx.post(f"{api.base_url}{api.token}/{method}", data=data, timeout=30).json()
-
-
-def keyboard(rows: list[list[str]]) -> dict[str, Any]:
-    return {"inline_keyboard": [[{"text": d, "callback_data": d} for d in row] for row in rows]}
 
 
 @pytest.fixture
@@ -201,8 +187,9 @@ def test_pin_and_delete(fake_api: FakeBotApi, group: Any) -> None:
     assert fake_api.messages(chat.id) == [] and chat.pinned is None
 
 
-def test_long_polling_privacy_mode_and_offsets(fake_api: FakeBotApi, group: Any) -> None:
-    chat, ann, _ = group
+def test_long_polling_privacy_mode_and_offsets(fake_api: FakeBotApi) -> None:
+    ann = fake_api.add_user("Ann")
+    chat = fake_api.add_group("Plain bot", [ann], bot_rights=None)  # privacy mode holds for a bot that is no admin
     got: list[Any] = []
     poller = threading.Thread(target=lambda: got.append(call(fake_api, "getUpdates", timeout=5)))
     poller.start()
@@ -216,6 +203,12 @@ def test_long_polling_privacy_mode_and_offsets(fake_api: FakeBotApi, group: Any)
     later = call(fake_api, "getUpdates", offset=updates[-1]["update_id"] + 1, timeout=0)["result"]
     assert [u["message"]["text"] for u in later] == ["/start g1"]
     assert later[0]["message"]["from"]["language_code"] == "en"
+
+
+def test_an_admin_bot_sees_every_group_message(fake_api: FakeBotApi, group: Any) -> None:
+    chat, ann, _ = group  # the bot is an admin here: privacy mode does not apply to admins
+    fake_api.say(ann, chat.id, "just chatting")
+    assert [u["message"]["text"] for u in call(fake_api, "getUpdates")["result"]] == ["just chatting"]
 
 
 def test_taps_carry_button_data_and_are_answered(fake_api: FakeBotApi, group: Any) -> None:

@@ -5,6 +5,7 @@ everything Telegram received is audited against the engine (see telegram_audit.p
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from sqlalchemy import func, select
 from telegram_audit import rated, rendered
 from telegram_players import Table
 from telegram_stack import Stack
+from telegram_transcript import transcripts as phones
 
 from engine import get_game
 from service.callback import LobbyTap, pack, unpack
@@ -136,13 +138,40 @@ def play(
     watch_silence: bool = False,
     bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
     crash_gateway_at: int | None = None,
+    transcripts: Any = None,
 ) -> dict[str, Any]:
+    """`transcripts`: the fixture that writes each person's chats as their phone shows them, at move 2 (decisions
+    open) and at the end (also when the game fails)."""
     users = [api.add_user(name, language_code=lang) for name, lang in names]
+
+    def snapshot() -> None:
+        if transcripts is not None:
+            transcripts({f"{name} at move 2": text for name, text in phones(api, users).items()})
+
+    try:
+        return _play(api, stack, kind, users, seed, watch_silence, bot_rights, crash_gateway_at, snapshot)
+    finally:
+        if transcripts is not None:
+            transcripts(phones(api, users))
+
+
+def _play(
+    api: FakeBotApi,
+    stack: Stack,
+    kind: str,
+    users: list[Any],
+    seed: int,
+    watch_silence: bool,
+    bot_rights: dict[str, bool] | None,
+    crash_gateway_at: int | None,
+    snapshot: Callable[[], None],
+) -> dict[str, Any]:
     group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights)
     first_record = len(api.records())
     table = Table(api, users, seed)
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
     settle(api, game_id)
+    snapshot()  # what the phones show while the first decisions are open
     forge_taps(api, table, game_id)
     member = users[1]
     seen = {"silenced": 0, "lifted": 0}
@@ -228,17 +257,17 @@ def play(
     }
 
 
-def test_five_player_board_game_over_telegram(stack: Stack, fake_api: FakeBotApi) -> None:
+def test_five_player_board_game_over_telegram(stack: Stack, fake_api: FakeBotApi, transcripts: Any) -> None:
     names = [("Arthur", "en"), ("Gawain", "en"), ("Percival", "it"), ("Tristan", "en"), ("Galahad", "en")]
-    stats = play(fake_api, stack, "board", names, BOARD_SEED)
+    stats = play(fake_api, stack, "board", names, BOARD_SEED, transcripts=transcripts)
     stats.pop("group_texts")
     print("group messages of the board game:", stats.pop("group_sends_first_lines"))
     print("board game over Telegram:", stats)
 
 
-def test_four_player_card_game_with_morgans_silence(stack: Stack, fake_api: FakeBotApi) -> None:
+def test_four_player_card_game_with_morgans_silence(stack: Stack, fake_api: FakeBotApi, transcripts: Any) -> None:
     names = [("Arthur", "en"), ("Kay", "en"), ("Guinevere", "en"), ("Lancelot", "en")]
-    stats = play(fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True)
+    stats = play(fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True, transcripts=transcripts)
     texts = "\n".join(stats.pop("group_texts"))
     print("group messages of the card game:", stats.pop("group_sends_first_lines"))
     print("card game over Telegram:", stats)
@@ -247,9 +276,11 @@ def test_four_player_card_game_with_morgans_silence(stack: Stack, fake_api: Fake
     assert t("en", "notice.silence_on") in texts and t("en", "notice.silence_off") in texts  # announced
 
 
-def test_card_game_goes_on_when_the_bot_may_not_restrict(stack: Stack, fake_api: FakeBotApi) -> None:
+def test_card_game_goes_on_when_the_bot_may_not_restrict(stack: Stack, fake_api: FakeBotApi, transcripts: Any) -> None:
     names = [("Arthur", "en"), ("Kay", "en"), ("Guinevere", "en"), ("Lancelot", "en")]
-    stats = play(fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True, bot_rights=None)
+    stats = play(
+        fake_api, stack, "cards", names, CARDS_SEED, watch_silence=True, bot_rights=None, transcripts=transcripts
+    )
     texts = stats.pop("group_texts")
     print("group messages of the card game without rights:", stats.pop("group_sends_first_lines"))
     print("card game, bot without admin rights:", stats)
@@ -257,9 +288,9 @@ def test_card_game_goes_on_when_the_bot_may_not_restrict(stack: Stack, fake_api:
     assert sum(NO_RIGHTS_DEFAULT in text for text in texts) == 1  # said once, with how to grant the right
 
 
-def test_card_game_survives_a_killed_gateway(stack: Stack, fake_api: FakeBotApi) -> None:
+def test_card_game_survives_a_killed_gateway(stack: Stack, fake_api: FakeBotApi, transcripts: Any) -> None:
     names = [("Arthur", "en"), ("Kay", "en"), ("Guinevere", "en"), ("Lancelot", "en")]
-    stats = play(fake_api, stack, "cards", names, CARDS_SEED, crash_gateway_at=6)
+    stats = play(fake_api, stack, "cards", names, CARDS_SEED, crash_gateway_at=6, transcripts=transcripts)
     stats.pop("group_texts"), stats.pop("group_sends_first_lines")
     print("card game with the gateway killed at move 6:", stats)
     assert stats["moves"] > 6

@@ -1,4 +1,4 @@
-"""The pytest fixture both Telegram test folders use (imported by their conftest.py)."""
+"""The pytest fixtures both Telegram test folders use (imported by their conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from .limits import RateLimits
 from .server import FakeBotApi
 from .spec import spec_path
 
@@ -17,3 +18,9 @@ def fake_api() -> Iterator[FakeBotApi]:
         pytest.skip("shared/telegram-bot-api/api.json is not beside the repository (set CAMELOT_TELEGRAM_SPEC)")
     with FakeBotApi() as api:
         yield api
+
+
+@pytest.fixture
+def no_rate_limits(fake_api: FakeBotApi) -> None:
+    """For tests of anything but the limits: lifts them (`pytestmark = pytest.mark.usefixtures("no_rate_limits")`)."""
+    fake_api.world.limits = RateLimits.lifted()

@@ -12,27 +12,22 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import aiohttp
 from aiohttp import web
 
+from .limits import RateLimits
 from .methods import Methods
+from .people import DEFAULT_BOT_RIGHTS, FORUM_BOT_RIGHTS, CannotSend, People
 from .spec import FilePart, Spec, SpecError
-from .world import ApiError, Chat, Message, RateLimits, User, World
+from .world import ApiError, World
 
 _PATH = re.compile(r"^/bot([^/]+)/([A-Za-z]+)$")
-_PAYLOAD = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-DEFAULT_BOT_RIGHTS = {"can_restrict_members": True, "can_pin_messages": True, "can_delete_messages": True}
+__all__ = ["DEFAULT_BOT_RIGHTS", "FORUM_BOT_RIGHTS", "CannotSend", "FakeBotApi"]
 
 
-class CannotSend(Exception):
-    """A user's Telegram app would not let them send here (restricted, or not a member)."""
-
-
-class FakeBotApi:
+class FakeBotApi(People):
     """One fake Telegram for one bot. Use as a context manager, or call start()/stop()."""
 
     def __init__(
@@ -234,167 +229,6 @@ class FakeBotApi:
                     with self.world.lock:
                         self.world.confirmed = max(self.world.confirmed, update["update_id"] + 1)
                         self.webhook_deliveries += 1
-
-    # --- acting as users (sync, thread-safe) ----------------------------------------------------------------
-    def add_user(self, first_name: str, username: str | None = None, language_code: str | None = "en") -> User:
-        with self.world.lock:
-            return self.world.new_user(first_name, username, language_code)
-
-    def add_group(
-        self,
-        title: str,
-        members: list[User],
-        admins: list[User] = (),  # type: ignore[assignment]
-        bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
-        basic: bool = False,
-    ) -> Chat:
-        """A supergroup with the bot in it (`basic`: a basic group, which `migrate` upgrades); `bot_rights=None`
-        leaves the bot a plain member."""
-        with self.world.lock:
-            chat = self.world.new_group(title, basic)
-            for user in members:
-                chat.members[user.id] = "member"
-            for user in admins:
-                chat.members[user.id] = "administrator"
-            if members or admins:
-                chat.members[(list(admins) or members)[0].id] = "creator"
-            chat.bot_rights = dict(bot_rights) if bot_rights is not None else None
-            return chat
-
-    def migrate(self, chat_id: int, by: User) -> Chat:
-        """`by` upgrades a basic group to a supergroup, as Telegram does (e.g. when an admin is given some rights):
-        a new chat id with the same members, permissions and bot rights, a service message in each chat
-        (`migrate_to_chat_id` in the old one, `migrate_from_chat_id` in the new one; a bot gets both even in
-        privacy mode), and from then on the old id answers 400 with `migrate_to_chat_id`. The old messages stay
-        with the old id."""
-        with self.world.lock:
-            old = self.world.chats[chat_id]
-            if old.type != "group" or old.migrated_to is not None:
-                raise ValueError(f"{old.title} is not a basic group")
-            new = self.world.new_group(old.title or "")
-            new.members, new.permissions = dict(old.members), dict(old.permissions)
-            new.bot_rights = dict(old.bot_rights) if old.bot_rights is not None else None
-            old.migrated_to = new.id
-            now = int(self.world.now())
-            for chat, fields in ((old, {"migrate_to_chat_id": new.id}), (new, {"migrate_from_chat_id": old.id})):
-                msg = Message(chat.next_id(), chat.id, by.id, now, **fields)
-                chat.messages[msg.message_id] = msg
-                self.world.push_update("message", self.world.message_api(chat, msg))
-        self._notify()
-        return new
-
-    def say(self, user: User, chat_id: int, text: str) -> dict[str, Any]:
-        """The user sends `text` in a chat (a group, or their direct chat with the bot)."""
-        with self.world.lock:
-            if chat_id == user.id:
-                user.started = True
-                chat = self.world.private_chat(user)
-            else:
-                chat = self.world.chats[chat_id]
-                if chat.migrated_to is not None:
-                    raise CannotSend(f"{chat.title} is now the supergroup {chat.migrated_to}")
-                if not chat.may_send(user.id):
-                    raise CannotSend(f"{user.first_name} may not send in {chat.title}")
-            entities = None
-            command = re.match(r"^/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?", text)
-            if command:
-                entities = [{"type": "bot_command", "offset": 0, "length": command.end()}]
-            msg = Message(chat.next_id(), chat.id, user.id, int(self.world.now()), text=text, entities=entities)
-            chat.messages[msg.message_id] = msg
-            payload = self.world.message_api(chat, msg)
-            addressed = command and (command.group(1) in (None, "@" + self.world.bot["username"]))
-            if not chat.is_group or addressed or f"@{self.world.bot['username']}" in text:
-                self.world.push_update("message", payload)  # privacy mode: groups show the bot commands only
-        self._notify()
-        return payload
-
-    def open_bot(self, user: User, payload: str | None = None) -> dict[str, Any]:
-        """The user opens the bot's direct chat (Start), with a deep-link payload if any."""
-        if payload is not None and not _PAYLOAD.match(payload):
-            raise ValueError(f"invalid deep-link payload {payload!r}")
-        return self.say(user, user.id, "/start" + (f" {payload}" if payload else ""))
-
-    def open_link(self, user: User, url: str) -> dict[str, Any]:
-        """Follow a t.me link to this bot, as a phone would."""
-        parsed = urlparse(url)
-        if parsed.hostname != "t.me" or parsed.path.strip("/") != self.world.bot["username"]:
-            raise ValueError(f"not a link to this bot: {url}")
-        start = parse_qs(parsed.query).get("start")
-        return self.open_bot(user, start[0] if start else None)
-
-    def buttons(self, chat_id: int, message_id: int) -> list[dict[str, Any]]:
-        with self.world.lock:
-            msg = self.world.chats[chat_id].messages.get(message_id)
-            markup = msg.reply_markup if msg else None
-            return [b for row in (markup or {}).get("inline_keyboard", []) for b in row]
-
-    def tap(self, user: User, chat_id: int, message_id: int, data: str, forge: bool = False) -> str:
-        """Tap the button with callback `data` on a bot message; `forge` sends data no button carries."""
-        with self.world.lock:
-            chat = self.world.chats[chat_id]
-            msg = chat.messages.get(message_id)
-            if msg is None:
-                raise LookupError("no such message")
-            if not forge and data not in (b.get("callback_data") for b in self.buttons(chat_id, message_id)):
-                raise LookupError(f"no button with data {data!r}")
-            if chat.is_group and user.id not in chat.members:
-                raise CannotSend("not a member")
-            query_id = self.world.new_callback_id()
-            self.world.callbacks[query_id] = {
-                "user": user.id,
-                "data": data,
-                "at": self.world.now(),
-                "answered_at": None,
-                "answer": None,
-            }
-            self.world.push_update(
-                "callback_query",
-                {
-                    "id": query_id,
-                    "from": user.as_api(),
-                    "message": self.world.message_api(chat, msg),
-                    "chat_instance": str(abs(chat.id)),
-                    "data": data,
-                },
-            )
-        self._notify()
-        return query_id
-
-    def answer(self, query_id: str, timeout: float = 10.0) -> str:
-        """The text the bot answered a tap with (waits for the answer)."""
-        self.wait(
-            lambda: self.world.callbacks[query_id]["answered_at"] is not None, timeout, f"tap {query_id} not answered"
-        )
-        return self.world.callbacks[query_id]["answer"] or ""
-
-    def wait(self, predicate: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
-        deadline = time.monotonic() + timeout
-        while True:
-            with self.world.lock:
-                value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            time.sleep(0.02)
-
-    def records(self, chat_id: int | None = None, action: str | None = None) -> list[Any]:
-        with self.world.lock:
-            return [
-                r
-                for r in self.world.records
-                if (chat_id is None or r.chat_id == chat_id) and (action is None or r.action == action)
-            ]
-
-    def messages(self, chat_id: int) -> list[Message]:
-        """The chat's current messages from the bot, oldest first."""
-        with self.world.lock:
-            chat = self.world.chats[chat_id]
-            return [m for m in chat.messages.values() if m.from_id == self.world.bot["id"]]
-
-    def advance_clock(self, seconds: float) -> None:
-        with self.world.lock:
-            self.world.clock_offset += seconds
 
 
 async def _params(request: web.Request) -> tuple[dict[str, Any], bool]:

@@ -19,6 +19,7 @@ from typing import Any
 MAX_BUTTONS_PER_ROW = 8
 MAX_BUTTONS = 100
 _LIMIT = re.compile(r"(\d+)-(\d+) (characters|bytes)")
+_WRONG_KIND = re.compile(r"\.(type|status) must be [a-z_]+$")
 _DISCRIMINATOR = re.compile(r"(?:must be|always) [“\"]?([a-z_]+)[”\"]?")
 _HTML_TAGS = {
     "b",
@@ -199,7 +200,8 @@ class Spec:
                     return self.check_object(sub, value, where, attachments)
                 except SpecError as exc:
                     errors.append(str(exc))
-            raise SpecError(f"{where} is no {type_name}: {errors[0]}")
+            fitting = [e for e in errors if not _WRONG_KIND.search(e)]  # the subtype its type/status names
+            raise SpecError(f"{where} is no {type_name}: {(fitting or errors)[0]}")
         fields = {f["name"]: f for f in spec.get("fields", [])}
         unknown = sorted(set(value) - set(fields))
         if unknown:

@@ -1,4 +1,4 @@
-"""What the fake Bot API server knows: the bot, users, chats with members and permissions, messages, updates.
+"""What the fake Bot API server knows: the bot, users, chats with members, permissions and topics, messages, updates.
 
 Plain data guarded by one lock; the server (in its own thread) and the test (acting as users) both change it.
 """
@@ -8,28 +8,14 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-ALL_PERMISSIONS = (
-    "can_send_messages",
-    "can_send_audios",
-    "can_send_documents",
-    "can_send_photos",
-    "can_send_videos",
-    "can_send_video_notes",
-    "can_send_voice_notes",
-    "can_send_polls",
-    "can_send_other_messages",
-    "can_add_web_page_previews",
-    "can_react_to_messages",
-    "can_edit_tag",
-    "can_change_info",
-    "can_invite_users",
-    "can_pin_messages",
-    "can_manage_topics",
-)
+from .limits import RateLimits
+from .permissions import ALL_PERMISSIONS, Restriction
+
+CALLBACK_TTL = 15.0  # seconds a callback query can be answered; the Bot API documents no figure (see README)
+MEMBER_STATUSES = ("creator", "administrator", "member")
 
 
 class ApiError(Exception):
@@ -73,12 +59,32 @@ class Message:
     parse_mode: str | None = None
     caption: str | None = None
     photo: bytes | None = None
+    photo_id: str | None = None  # the file_id the photo answers to
     reply_markup: dict[str, Any] | None = None
     edit_date: int | None = None
     entities: list[dict[str, Any]] | None = None
-    migrate_to_chat_id: int | None = None  # service messages of a group's upgrade to a supergroup
-    migrate_from_chat_id: int | None = None
+    thread_id: int | None = None  # the forum topic it is in; None: the General topic or a chat without topics
+    service: dict[str, Any] | None = None  # a service message's fields (forum_topic_created, left_chat_member, …)
+    edits: int = 0  # how many times it was edited: the "edited" mark a phone shows
     revision: int = 0  # bumped by every send and edit; not in the API (edit_date is whole seconds): for test players
+
+
+@dataclass
+class Topic:
+    """A forum topic; its id is the id of the service message that created it."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    creator: int
+    icon_custom_emoji_id: str | None = None
+    closed: bool = False
+
+    def as_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message_thread_id": self.thread_id, "name": self.name, "icon_color": self.icon_color}
+        if self.icon_custom_emoji_id:
+            out["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return out
 
 
 @dataclass
@@ -89,7 +95,10 @@ class Chat:
     user: User | None = None  # the other side of a private chat
     members: dict[int, str] = field(default_factory=dict)  # user id → creator | administrator | member
     permissions: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(ALL_PERMISSIONS, True))
+    restrictions: dict[int, Restriction] = field(default_factory=dict)  # restrictChatMember, per user
     bot_rights: dict[str, bool] | None = None  # None: the bot is a plain member
+    is_forum: bool = False
+    topics: dict[int, Topic] = field(default_factory=dict)  # open and closed ones; a deleted one is gone
     messages: dict[int, Message] = field(default_factory=dict)
     pinned: int | None = None
     migrated_to: int | None = None  # a basic group upgraded to this supergroup: the old id is refused since
@@ -108,19 +117,47 @@ class Chat:
             if self.user.username:
                 out["username"] = self.user.username
             return out
-        return {"id": self.id, "type": self.type, "title": self.title or ""}
+        out = {"id": self.id, "type": self.type, "title": self.title or ""}
+        if self.is_forum:
+            out["is_forum"] = True
+        return out
 
-    def may_send(self, user_id: int) -> bool:
-        """Admins always may; members only while the group's permissions let them."""
-        status = self.members.get(user_id)
-        if status is None:
-            return False
-        return status in ("creator", "administrator") or self.permissions.get("can_send_messages", False)
+    def is_admin(self, user_id: int) -> bool:
+        return self.members.get(user_id) in ("creator", "administrator")
+
+    def restriction(self, user_id: int, now: float) -> Restriction | None:
+        """The user's restriction in force (an expired one is lifted as Telegram does)."""
+        found = self.restrictions.get(user_id)
+        if found is not None and not found.active(now):
+            del self.restrictions[user_id]
+            return None
+        return found
+
+    def may(self, user_id: int, right: str, now: float) -> bool:
+        """A member's right: admins always; others by the group's defaults and their own restriction."""
+        if self.is_admin(user_id):
+            return True
+        own = self.restriction(user_id, now)
+        return self.permissions.get(right, False) and (own is None or own.permissions.get(right, False))
+
+    def refusal(self, user_id: int, now: float, thread_id: int | None = None) -> str | None:
+        """Why the user's app would not let them send a text here, or None."""
+        if self.members.get(user_id) not in MEMBER_STATUSES:
+            return "not a member"
+        if not self.may(user_id, "can_send_messages", now):
+            return "restricted: may not send messages"
+        if thread_id is not None:
+            topic = self.topics.get(thread_id) if self.is_forum else None
+            if topic is None:
+                return "no such topic"
+            if topic.closed:
+                return "the topic is closed"
+        return None
 
 
 @dataclass(frozen=True)
 class Record:
-    """One thing the bot did to a chat, for tests: send, edit, delete, pin, permissions."""
+    """One thing the bot did to a chat, for tests: send, edit, delete, pin, permissions, restrict, topic."""
 
     action: str
     method: str
@@ -129,43 +166,7 @@ class Record:
     text: str  # what a reader sees (entities parsed), caption for photos
     markup: dict[str, Any] | None
     at: float
-
-
-class RateLimits:
-    """Telegram's documented limits: 1 message/s per chat, 20/min per group, 30/s overall; edits count.
-
-    Sliding windows; `slack` forgives clock jitter between the sender's buckets and ours (a fraction of a window).
-    """
-
-    def __init__(
-        self,
-        per_chat: tuple[int, float] = (1, 1.0),
-        per_group: tuple[int, float] = (20, 60.0),
-        overall: tuple[int, float] = (30, 1.0),
-        slack: float = 0.05,
-    ) -> None:
-        self.per_chat, self.per_group, self.overall, self.slack = per_chat, per_group, overall, slack
-        self._chat: dict[int, deque[float]] = {}
-        self._all: deque[float] = deque()
-
-    def take(self, chat_id: int, is_group: bool, now: float) -> int | None:
-        """Record a send and return None, or return retry_after (whole seconds) without recording."""
-        checks = [(self._chat.setdefault(chat_id, deque()), self.per_chat), (self._all, self.overall)]
-        if is_group:
-            checks.append((self._chat[chat_id], self.per_group))
-        wait = 0.0
-        for stamps, (limit, window) in checks:
-            horizon = now - window * (1 - self.slack)
-            recent = [t for t in stamps if t > horizon]
-            if len(recent) >= limit:
-                wait = max(wait, recent[-limit] - horizon)
-        if wait > 0:
-            return max(1, int(wait + 0.999))
-        for stamps, _ in checks[:2]:
-            stamps.append(now)
-            while stamps and stamps[0] < now - 120:
-                stamps.popleft()
-        return None
+    thread_id: int | None = None  # the forum topic of the message
 
 
 class World:
@@ -184,6 +185,8 @@ class World:
             "supports_inline_queries": False,
         }
         self.limits = limits
+        self.callback_ttl = CALLBACK_TTL  # a setting: tests of expiry make it short
+        self.privacy_mode = True  # BotFather's default; an admin bot sees every group message regardless
         self.users: dict[int, User] = {}
         self.chats: dict[int, Chat] = {}
         self.updates: list[dict[str, Any]] = []
@@ -194,12 +197,19 @@ class World:
         # 429 answers: (method, chat_id, retry_after, when, the text's start)
         self.throttled: list[tuple[str, int, int, float, str]] = []
         self.callbacks: dict[str, dict[str, Any]] = {}  # callback query id → {"user", "data", "answer", …}
+        self.commands: dict[tuple[tuple[Any, ...], str], list[dict[str, str]]] = {}  # (scope, language) → list
+        self.files: dict[str, bytes] = {}  # file_id → the photo uploaded under it
         self.clock_offset = 0.0
         self._update_ids = itertools.count(1)
         self._user_ids = itertools.count(1001)
         self._group_ids = itertools.count(1)
         self._basic_group_ids = itertools.count(4_000_000_001)
         self._callback_ids = itertools.count(1)
+        self._file_ids = itertools.count(1)
+
+    @property
+    def bot_id(self) -> int:
+        return self.bot["id"]
 
     def now(self) -> float:
         return time.time() + self.clock_offset
@@ -232,10 +242,22 @@ class World:
     def new_callback_id(self) -> str:
         return f"cq{next(self._callback_ids)}"
 
+    def store_file(self, data: bytes) -> str:
+        file_id = f"AgACAgIAAx{next(self._file_ids):06d}"
+        self.files[file_id] = data
+        return file_id
+
+    def sees_all_messages(self, chat: Chat) -> bool:
+        """Privacy mode shows a bot only commands, mentions and replies in groups, unless it is an admin there."""
+        return not chat.is_group or not self.privacy_mode or chat.bot_rights is not None
+
     def message_api(self, chat: Chat, msg: Message) -> dict[str, Any]:
-        sender = self.bot if msg.from_id == self.bot["id"] else self.users[msg.from_id].as_api()
+        sender = self.bot if msg.from_id == self.bot_id else self.users[msg.from_id].as_api()
         sender = {k: v for k, v in sender.items() if k in ("id", "is_bot", "first_name", "username", "language_code")}
-        out: dict[str, Any] = {"message_id": msg.message_id, "from": sender, "chat": chat.as_api(), "date": msg.date}
+        out: dict[str, Any] = {"message_id": msg.message_id}
+        if msg.thread_id is not None:
+            out.update(message_thread_id=msg.thread_id, is_topic_message=True)
+        out.update({"from": sender, "chat": chat.as_api(), "date": msg.date})
         if msg.text is not None:
             out["text"] = msg.text
         if msg.entities:
@@ -243,8 +265,8 @@ class World:
         if msg.photo is not None:
             out["photo"] = [
                 {
-                    "file_id": f"photo{chat.id}_{msg.message_id}",
-                    "file_unique_id": f"u{msg.message_id}",
+                    "file_id": msg.photo_id or "",
+                    "file_unique_id": f"u{msg.photo_id}",
                     "width": 800,
                     "height": 600,
                     "file_size": len(msg.photo),
@@ -256,8 +278,5 @@ class World:
             out["reply_markup"] = msg.reply_markup
         if msg.edit_date:
             out["edit_date"] = msg.edit_date
-        if msg.migrate_to_chat_id:
-            out["migrate_to_chat_id"] = msg.migrate_to_chat_id
-        if msg.migrate_from_chat_id:
-            out["migrate_from_chat_id"] = msg.migrate_from_chat_id
+        out.update(msg.service or {})
         return out
