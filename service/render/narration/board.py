@@ -28,17 +28,6 @@ _SEAT_KEYS = ("seat", "by", "target", "with_", "other")
 _PART_ORDER = {k: i for i, k in enumerate(("white_gained", "relic_won", "relic_removed", "swords", "sword_flipped"))}
 
 
-def _key(ctx: Ctx, event: Event, *variants: Any) -> str:
-    """The most specific entry that exists: `narr.board.<kind>.<v1>.<v2>`, then shorter, then the kind's own."""
-    base = f"narr.board.{event.kind}" if event.public else f"narr.board.own.{event.kind}"
-    parts = [str(v) for v in variants if v is not None]
-    for n in range(len(parts), 0, -1):
-        key = ".".join([base, *parts[:n]])
-        if has(key):
-            return key
-    return base
-
-
 def _values(ctx: Ctx, data: dict[str, Any]) -> dict[str, Any]:
     """Engine data → words: seats to names, card ids to card names, quest ids to quest names."""
     out: dict[str, Any] = {}
@@ -76,7 +65,7 @@ def _say(ctx: Ctx, key: str, values: dict[str, Any]) -> str:
 
 
 def _plain(ctx: Ctx, event: Event, *variants: Any, **extra: Any) -> str:
-    return _say(ctx, _key(ctx, event, *variants), {**_values(ctx, event.data), **extra})
+    return _say(ctx, w.key(ctx, event, *variants), {**_values(ctx, event.data), **extra})
 
 
 def _black_name(ctx: Ctx, card: str) -> str:
@@ -103,7 +92,7 @@ def _head_line(beat: Beat, ctx: Ctx) -> str:
             return _black_drawn(ctx, drawn)
         effect = beat.took("siege_engines") or beat.took("life")
         extra = _values(ctx, effect.data) if effect else {}
-        return _say(ctx, _key(ctx, head, data.get("choice")), {**extra, **_values(ctx, data)})
+        return _say(ctx, w.key(ctx, head, data.get("choice")), {**extra, **_values(ctx, data)})
     if kind == "black_drawn":
         return _black_drawn(ctx, head)
     if kind in ("black_cancelled", "black_not_cancelled"):

@@ -43,16 +43,6 @@ def take(beat: Beat, e: Event) -> str | None:
     return None
 
 
-def _key(event: Event, *variants: Any) -> str:
-    base = f"narr.cards.{event.kind}" if event.public else f"narr.cards.own.{event.kind}"
-    parts = [str(v) for v in variants if v is not None]
-    for n in range(len(parts), 0, -1):
-        key = ".".join([base, *parts[:n]])
-        if has(key):
-            return key
-    return base
-
-
 def _swords(ctx: Ctx, placed: list[list[Any]], main: str | None) -> str:
     """[[quest, color, n], …] → "2 ⚪ swords, Dragon ⚫ sword": the main quest's swords, then the others'."""
     out = []
@@ -129,7 +119,7 @@ def _head_line(beat: Beat, ctx: Ctx) -> str:
         values["cards"] = w.counted(ctx, "cards", data.get("count", 0))
     elif kind == "swords_flipped":
         values["swords"] = w.swords(ctx, "white", data.get("count", 0))
-    return fill(t(ctx.lang, _key(head, variant)), values)
+    return fill(t(ctx.lang, w.key(ctx, head, variant)), values)
 
 
 def _revealed_swords(ctx: Ctx, event: Event) -> str:

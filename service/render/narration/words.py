@@ -11,8 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.events import Event
 from service.render import names as nm
-from service.render.i18n import t, tn
+from service.render.i18n import has, t, tn
 
 MINUS = "−"  # U+2212: reads as a minus sign on phones, where "-" looks like a dash
 SWORD_MARK = {"white": "⚪", "black": "⚫"}
@@ -73,5 +74,17 @@ def swords(ctx: Ctx, color: str, n: int) -> str:
     return tn(ctx.lang, f"narr.n.swords_{color}", n)
 
 
-def phrase(ctx: Ctx, key: str, **values: Any) -> str:
-    return t(ctx.lang, key, **values)
+def key(ctx: Ctx, event: Event, *variants: Any) -> str:
+    """The most specific catalogue entry that exists for an event: `narr.<game>.<kind>.<v1>.<v2>`, then shorter,
+    then the kind's own (`narr.<game>.own.<kind>` for a reader's private event)."""
+    base = f"narr.{ctx.game}.{event.kind}" if event.public else f"narr.{ctx.game}.own.{event.kind}"
+    parts = [str(v) for v in variants if v is not None]
+    for n in range(len(parts), 0, -1):
+        found = ".".join([base, *parts[:n]])
+        if has(found):
+            return found
+    return base
+
+
+def phrase(ctx: Ctx, msgid: str, **values: Any) -> str:
+    return t(ctx.lang, msgid, **values)
