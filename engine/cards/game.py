@@ -1,9 +1,9 @@
 """Shadows over Camelot: The Card Game behind the shared `engine.core.Game` protocol.
 
 Config: `players` 1–7, `expert` (the Knights variant), `first` (starting seat, default 0; the seed says the
-youngest starts), and the test-only `stack` that fixes the Rumor deck's top cards, the 3 set-aside Morgans,
-the loyalty deal, the Knight deck, held Knight cards, the Threat pile and swords already out: see
-`engine.cards.state.new_state` for its exact keys.
+youngest starts), and the test-only `stack` that scripts any situation of the rulebook (the deck, the discards,
+the Threat pile with face-down cards, loyalties, accusations made, swords, the silence and Morgan #1/#2 in force,
+Merlin #4's token, Knight cards): see `engine.cards.stack` for its exact keys.
 
 Flow: `state.phase` says who decides what (see `PHASES`). Out-of-turn decisions are response windows that ask
 every seat who could act (Arthur: every other player; Gawain and Percival: everyone), so asking leaks nothing;
@@ -11,25 +11,28 @@ a window closes when one seat plays its card or all pass. Windows open only in t
 when some asked seat holds a Knight card (how many each holds is public). Games that reach
 `catalogue.TURN_CAP` turns end with result reason `turn_cap` and no winner (pathological bot play only).
 
-Choices the seed leaves open (besides the digest's, kept in `catalogue`): a seat whose loyalty is public
-cannot be accused again nor looked at with Galahad, and does not keep-or-swap with Vivien (it keeps); the
-Morgan #2 count is the number of cards laid on the Threat pile since that Morgan (listens and a revealed
+Choices the seed leaves open (besides the digest's, kept in `catalogue`): a seat whose loyalty was shown
+cannot be accused again nor looked at with Galahad; Vivien's card may go to any other player, accused or not,
+and both decide keep-or-swap in secret, so a shown loyalty stays what everybody saw: a revealed Traitor keeps
+his draw-two turns and is not revealed again at the end whatever he chose, and the result names the cards held;
+the Morgan #2 count is the number of cards laid on the Threat pile since that Morgan (listens and a revealed
 Traitor's placements), announced as the player says it (the seed names no penalty for a wrong count);
 a revealed Traitor's placed card is face up even under Morgan #1 (he does not listen); silence ends when a
-quest is declared, even if Arthur then forces a Listen; Merlin #4 played by Gawain lays its token for the
-next resolution; at most one Gawain per resolution; Gawain's two unplayed cards are discarded face down;
-Percival at an accusation is played before the loyalty is shown, at the final reveal after it; Arthur and
-Gawain cannot be played when no Rumor card can be drawn; one Tristan per turn (a second shows nothing new).
+quest is declared, even if Arthur then forces a Listen, and with the game (Morgan #1/#2 too); Merlin #4
+played by Gawain lays its token for the next resolution; at most one Gawain per resolution; Gawain's two
+unplayed cards are discarded face down; Percival at an accusation is played before the loyalty is shown, at
+the final reveal after it; Arthur and Gawain cannot be played when no Rumor card can be drawn; one Tristan
+per turn (a second shows nothing new).
 
 Events (`Event.kind` → data). Public: `turn` {seat, turn}; `reveal` {seat, card}; `silence_on` {seat, card};
-`silence_off` {reason: "merlin" | "quest"}; `morgan2_count` {seat, count}; `morgan1_announce` {seat, quest, value};
-`quest_declared` {seat, quest}; `quest_sorted` {seat, quest, stacks, characters, removed, totals};
-`quest_result` {seat, quest, outcome: "success" | "early" | "late", totals, swords: [[quest, color, n]]};
-`accuse` {seat, target}; `loyalty_revealed` {seat, loyalty, swords, percival}; `vivien` {seat};
-`vivien_give` {seat, target}; `vivien_decided` {seat}; `merlin4_token` {seat}; `merlin4_token_used` {seat, quest};
-`knight_played` {seat, card[, target]}; `knight_drawn` {seat}; `gawain_card` {seat, card};
-`morgan_shuffled_in` {aside}; `reshuffle` {count}; `final_reveal` {loyalties: [[seat, loyalty]]};
-`swords_flipped` {count}; `game_over` {winner, reason, loyalty, swords, turns}.
+`silence_off` {reason: "merlin" | "quest" | "end"}; `morgan2_count` {seat, count}; `morgan1_announce` {seat, quest,
+value}; `quest_declared` {seat, quest}; `quest_sorted` {seat, quest, stacks, characters, removed, totals};
+`quest_result` {seat, quest, outcome: "success" | "early" | "late", totals, swords: [[quest, color, n]]}; `accuse`
+{seat, target}; `loyalty_revealed` {seat, loyalty, swords, percival}; `vivien` {seat}; `vivien_give` {seat, target};
+`vivien_decided` {seat}; `merlin4_token` {seat}; `merlin4_token_used` {seat, quest}; `knight_played` {seat, card[,
+target]}; `knight_drawn` {seat}; `gawain_card` {seat, card}; `morgan_shuffled_in` {aside}; `reshuffle` {count};
+`final_reveal` {loyalties: [[seat, loyalty]]}; `swords_flipped` {count}; `game_over` {winner, reason, loyalty,
+swords, turns}.
 Private to one seat: `morgan1_look` {card}; `traitor_draw` {cards}; `gawain_draw` {cards}; `tristan_look` {deck};
 `galahad_look` {target, loyalty}; `knight_card` {card}; `vivien_card` {loyalty}; `merlin4_quest` {quest}.
 
@@ -59,7 +62,8 @@ from engine.cards.catalogue import (
     TURN_CAP,
 )
 from engine.cards.hidden import resample
-from engine.cards.state import PUBLIC, State, new_state, snapshot
+from engine.cards.setup import new_state
+from engine.cards.state import PUBLIC, State, snapshot
 from engine.cards.views import public_view, quest_options, seat_view
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction
@@ -151,7 +155,7 @@ class CardGame(Game):
         if phase == "token":
             return list(TOKEN)
         if phase == "vivien_give":
-            return [GIVE[t] for t in range(s.n) if t != seat and not s.revealed[t]]
+            return [GIVE[t] for t in range(s.n) if t != seat]
         if phase == "vivien_keep":
             return [KEEP, SWAP]
         if phase == "gawain_pick":
@@ -265,8 +269,8 @@ class CardGame(Game):
         self._accuse_reveal(s, target, False, ev)
 
     def _accuse_reveal(self, s: State, target: int, percival: bool, ev: list[Event]) -> None:
-        s.revealed[target] = True
-        loyalty = s.loy[target]
+        loyalty = s.revealed[target] = s.loy[target]
+        s.loy_public.add(target)
         count = PERCIVAL_SWORDS if percival else ACCUSE_SWORDS
         placed = self._place(s, "white" if loyalty == TRAITOR else "black", count)
         s.accusations.append((s.current, target, loyalty, placed))
@@ -321,39 +325,31 @@ class CardGame(Game):
         self._continue(s, s.after, ev)
 
     def _start_vivien(self, s: State, seat: int, after: str, ev: list[Event]) -> bool:
-        """Vivien: take one middle Loyalty card, give the other to a player; True if someone must now decide."""
+        """Vivien: take one middle Loyalty card, give the other to any player; True unless solo (nothing to do)."""
         if s.solo:
             return False
         ev.append(public("vivien", seat=seat))
         s.vivien = {"by": seat, "after": after, "slots": {}}
         s.after = after
-        if any(t != seat and not s.revealed[t] for t in range(s.n)):
-            s.phase, s.actor = "vivien_give", seat
-            return True
-        return self._vivien_deal(s, seat, None, ev)
+        s.phase, s.actor = "vivien_give", seat
+        return True
 
     def _do_give(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
+        """Both then decide keep-or-swap in secret, an accused one too: nobody knows their four cards any more."""
         ev.append(public("vivien_give", seat=seat, target=args[0]))
-        self._vivien_deal(s, seat, args[0], ev)  # the target's loyalty is hidden: he always decides
-
-    def _vivien_deal(self, s: State, by: int, target: int | None, ev: list[Event]) -> bool:
         n = s.n
-        slots = {by: n} if target is None else {by: n, target: n + 1}
+        slots = {seat: n, args[0]: n + 1}
         touched = set(slots) | {n, n + 1}
-        for other in range(n):
-            if other not in slots:
-                for slot in touched:
-                    s.known[other].pop(slot, None)
+        s.loy_public -= touched
+        for known in s.known:
+            for slot in touched:
+                known.pop(slot, None)
         for who, slot in slots.items():
             s.known[who][slot] = s.loy[slot]
             ev.append(private("vivien_card", who, loyalty=s.loy[slot]))
         s.vivien["slots"] = slots
-        s.window = [who for who in slots if not s.revealed[who]]
-        if s.window:
-            s.phase = "vivien_keep"
-            return True
-        s.vivien = None
-        return False
+        s.window = list(slots)
+        s.phase = "vivien_keep"
 
     def _do_keep(self, s: State, seat: int, args: tuple, ev: list[Event]) -> None:
         self._vivien_decided(s, seat, ev)
@@ -524,7 +520,8 @@ class CardGame(Game):
             s.end_done = True
             newly = [t for t in range(s.n) if not s.revealed[t]]
             for t in newly:
-                s.revealed[t] = True
+                s.revealed[t] = s.loy[t]
+                s.loy_public.add(t)
             ev.append(public("final_reveal", loyalties=[[t, s.loy[t]] for t in newly]))
             traitors = sum(1 for t in newly if s.loy[t] == TRAITOR)
             if traitors and s.expert and any(s.knights):
@@ -551,8 +548,13 @@ class CardGame(Game):
 
     def _game_over(self, s: State, winner: str | None, reason: str, ev: list[Event]) -> None:
         s.phase, s.window = "over", []
+        if s.silence:  # nothing is forbidden once the game is over (C-SILENCE)
+            s.silence = False
+            ev.append(public("silence_off", reason="end"))
+        s.morgan1 = s.morgan2 = False
         if not s.solo:
-            s.revealed = [True] * s.n  # every loyalty is public at the end
+            s.revealed = s.loy[: s.n]  # every loyalty is public at the end: the cards held now
+            s.loy_public = set(range(s.n))
         s.result = {
             "winner": winner,
             "reason": reason,
@@ -577,7 +579,7 @@ class CardGame(Game):
         seat = s.current
         for _ in range(s.n):
             seat = (seat + 1) % s.n
-            if not (s.revealed[seat] and s.loy[seat] == TRAITOR):
+            if s.revealed[seat] != TRAITOR:
                 s.phase = "turn"
                 break
             hand, masks = self._draw_hand(s, seat, 2, ev)

@@ -1,13 +1,13 @@
 """Re-dealing what a seat may not know (`CardGame.resample_hidden`), for tests and for bots that sample.
 
-What a seat knows and keeps: its own loyalty, public loyalties, loyalties it looked at (Galahad, Vivien) while
-still current, face-up cards, the face-down cards it saw (its Morgan #1 look, its Traitor discards, its Gawain
-rejects, and any card drawn while its Tristan look was current), the Rumor deck while that look is current,
-its own Knight cards, its own Merlin #4 token. Everything else is re-dealt consistently: the unknown loyalty
-slots are permuted; the unseen Rumor cards are re-dealt over the unseen places (the 3 set-aside places get
-Morgans, face-down Threat cards get quest cards, as the rules require); unseen Knight cards are re-dealt over
-the Knight deck and other hands; a token chosen by someone else gets a random quest; the state's RNG is
-reseeded (future shuffles are unknown).
+What a seat knows and keeps: its own loyalty, loyalties everybody knows (shown, and not offered a swap since),
+loyalties it looked at (Galahad, Vivien) while still current, face-up cards, the face-down cards it saw (its Morgan
+#1 look, its Traitor discards, its Gawain rejects, and any card drawn while its Tristan look was current), the Rumor
+deck while that look is current, its own Knight cards, its own Merlin #4 token. Everything else is re-dealt
+consistently: the unknown loyalty slots are permuted; the unseen Rumor cards are re-dealt over the unseen places
+(the 3 set-aside places get Morgans, face-down Threat cards get quest cards, as the rules require); unseen Knight
+cards are re-dealt over the Knight deck and other hands; a token chosen by someone else gets a random quest; the
+state's RNG is reseeded (future shuffles are unknown).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
 def _loyalty(s: State, seat: int | None, rng: random.Random) -> None:
     if s.solo:
         return
-    known = set() if seat is None else {seat, *s.known[seat]}
-    unknown = [i for i in range(len(s.loy)) if i not in known and not (i < s.n and s.revealed[i])]
+    known = set(s.loy_public) if seat is None else {seat, *s.known[seat], *s.loy_public}
+    unknown = [i for i in range(len(s.loy)) if i not in known]
     values = [s.loy[i] for i in unknown]
     rng.shuffle(values)
     for i, value in zip(unknown, values, strict=True):

@@ -5,7 +5,7 @@
 - `game`: "cards"; `players`: int; `expert`: bool; `solo`: bool; `turn`: int (turns played so far)
 - `current`: seat whose turn it is; `phase`: "turn" | "traitor" | "count" | "announce" | "token" | "vivien_give"
   | "vivien_keep" | "arthur" | "gawain" | "gawain_pick" | "percival" | "over"
-- `silence`: bool — Morgan's silence holds (C-SILENCE): players may not communicate
+- `silence`: bool — Morgan's silence holds (C-SILENCE): players may not communicate (never once the game is over)
 - `threat_top`: the card id on top of the Threat pile, `"hidden"` for a face-down Morgan #1 card, or None (empty)
 - `threat_announced`: None, or `{"seat", "quest", "value"}` — what the player who laid the face-down top card
   announced (value: 2..5 or "q" for "?"); it may be a lie
@@ -14,11 +14,13 @@
 - `swords`: `{"white", "black", "left"}` (left = still in the box)
 - `deck_count`, `discard_count`: Rumor cards in the deck and in the discards
 - `accusations`: list of `{"by", "target", "loyalty", "swords"}` in order (each player accuses at most once)
-- `revealed`: list of `{"seat", "loyalty"}` for every seat whose loyalty is public (accused, or the final reveal)
+- `revealed`: list of `{"seat", "loyalty"}` for every seat whose loyalty was shown (accused, or the final reveal),
+  as it was shown (Vivien may since have let the seat swap its card in secret); at the end, every seat's last card
 - `traitors_revealed`: sorted list of seats revealed as Traitors
 - `pending`: list of `{"seat", "kind", "timing"}` (the engine's prompts; kinds: turn, traitor_place, morgan2_count,
   morgan1_announce, merlin4_token, vivien_give, vivien_keep, arthur, gawain, gawain_pick, percival)
-- `morgan1`, `morgan2`: bool — Morgan #1 (face-down listening) / Morgan #2 (count announcements) in force
+- `morgan1`, `morgan2`: bool — Morgan #1 (face-down listening) / Morgan #2 (count announcements) in force (never
+  once the game is over)
   (the number the next Morgan #2 listener must announce is deliberately absent: it is a memory challenge)
 - `merlin4_token`: bool — Merlin #4's token lies face down (its quest is secret: the seed says face down)
 - `knights`: None unless expert, else `{"deck": int, "held": [int per seat], "played": [card ids in order],
@@ -104,8 +106,8 @@ def public_view(s: State, prompts: list[Prompt], result: dict[str, Any] | None) 
         "deck_count": len(s.deck),
         "discard_count": len(s.discard),
         "accusations": [{"by": a, "target": t, "loyalty": lo, "swords": n} for a, t, lo, n in s.accusations],
-        "revealed": [{"seat": i, "loyalty": s.loy[i]} for i in range(s.n) if s.revealed[i]],
-        "traitors_revealed": [i for i in range(s.n) if s.revealed[i] and s.loy[i] == TRAITOR],
+        "revealed": [{"seat": i, "loyalty": s.revealed[i]} for i in range(s.n) if s.revealed[i]],
+        "traitors_revealed": [i for i in range(s.n) if s.revealed[i] == TRAITOR],
         "pending": [{"seat": p.seat, "kind": p.kind, "timing": p.timing} for p in prompts],
         "morgan1": s.morgan1,
         "morgan2": s.morgan2,

@@ -10,11 +10,11 @@ from engine.cards.state import State
 GAME = get_game("cards")
 
 
-def make(players: int = 4, expert: bool = False, seed: int = 1, **stack: Any) -> State:
-    """A game whose `stack` (deck top first, threat bottom first, loyalty, swords, knights, hands, aside) is fixed."""
+def make(players: int = 4, expert: bool = False, seed: int = 1, first: int = 0, **stack: Any) -> State:
+    """A game scripted by its `stack` (keys: `engine.cards.stack`); unless told, everybody is Loyal."""
     if "loyalty" not in stack and players > 1:  # everybody loyal; the middle holds a Traitor (two with 7 players)
         stack["loyalty"] = ["loyal"] * players + (["traitor", "loyal"] if players < 7 else ["traitor", "traitor"])
-    return GAME.new_game({"players": players, "expert": expert, "stack": stack}, seed)
+    return GAME.new_game({"players": players, "expert": expert, "first": first, "stack": stack}, seed)
 
 
 def play(state: State, *moves: tuple[int, str]) -> list:

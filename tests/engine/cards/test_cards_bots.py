@@ -45,3 +45,15 @@ def test_response_timeouts_are_the_safe_default():
     s = make(3, expert=True, threat=["dragon_5"], hands=[[], ["arthur"], ["percival"]])
     play(s, (0, "quest:dragon"))
     assert GAME.encode(GAME.timeout_action(s, 1)) == "pass" and GAME.encode(GAME.timeout_action(s, 2)) == "pass"
+
+
+def test_bots_and_the_timeout_answer_an_accused_revealers_keep_or_swap():
+    s = make(3, swords=[3, 2], deck=["vivien"], accusations=[[0, 1]], first=1)
+    play(s, (1, "listen"), (1, "give:0"))
+    rng = random.Random(0)
+    for seat in (0, 1):
+        legal = GAME.legal_actions(s, seat)
+        assert {GAME.encode(a) for a in legal} == {"keep", "swap"}
+        assert RandomBot().choose(GAME, s, seat, rng) in legal
+        assert heuristic_bot("cards").choose(GAME, s, seat, rng) in legal
+        assert GAME.encode(GAME.timeout_action(s, seat)) == "keep"

@@ -100,7 +100,7 @@ def test_galahad_looks_at_a_loyalty_card_instead_of_acting():
 def test_percival_at_an_accusation_gives_two_swords():
     s = make(3, expert=True, loyalty=TRAITOR_AT_1, swords=[2, 2], hands=[[], [], ["percival"]])
     play(s, (0, "accuse:1"))
-    assert s.phase == "percival" and len(GAME.pending(s)) == 3 and s.revealed[1] is False
+    assert s.phase == "percival" and len(GAME.pending(s)) == 3 and s.revealed[1] is None
     play(s, (0, "pass"), (1, "pass"), (2, "percival"))
     assert s.white == 4 and GAME.view(s, None)["accusations"][0]["swords"] == 2
 

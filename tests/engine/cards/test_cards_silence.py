@@ -83,3 +83,19 @@ def test_morgan_2_each_listener_announces_a_count_publicly():
     ev = play(s, (2, "listen"), (2, "count:3"))  # a wrong count is announced as said
     assert last(ev, "morgan2_count").data["count"] == 3 and GAME.view(s, None)["threat_top"] == "grail_3"
     assert "morgan2_count" not in json.dumps({k: v for k, v in GAME.view(s, None).items() if k != "pending"})
+
+
+def test_the_silence_ends_with_the_game():
+    """C-SILENCE with C-END, seed 001 (OCR spelling): the silence holds "do momentu, gdy ktory$ z graczy zdecyduje
+    si¢ Wyruszy¢ na Wyprawe lub z talii Poglosek odkryta zostanie karta Merlina", but "Gra konczy si¢ w momencie,
+    gdy na stole pojawi si¢ co najmniej 7 Biatych lub 7 Czarnych Mieczy": an accusation that ends the game during
+    a silence ends the silence (and Morgan #1/#2) with it, in the view and by an event."""
+    loyalty = ["loyal", "loyal", "traitor", "loyal", "loyal", "loyal"]
+    s = make(4, swords=[6, 0], loyalty=loyalty, deck=["morgan_2"])
+    play(s, (0, "listen"))
+    assert silence_everywhere(s) == {True} and GAME.view(s, None)["morgan2"]
+    ev = play(s, (1, "accuse:2"))
+    assert GAME.result(s)["winner"] == "loyal"
+    assert silence_everywhere(s) == {False} and GAME.view(s, None)["morgan2"] is False
+    assert last(ev, "silence_off").data == {"reason": "end"}
+    assert kinds(ev).index("silence_off") < kinds(ev).index("game_over")

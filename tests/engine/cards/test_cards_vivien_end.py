@@ -96,3 +96,46 @@ def test_turn_cap_is_reported_as_such():
     assert GAME.result(s) is None
     play(s, (1, "listen"))
     assert GAME.result(s)["reason"] == "turn_cap" and GAME.result(s)["winner"] is None
+
+
+def test_vivien_card_may_go_to_any_player_even_one_already_accused():
+    """C-CHAR, seed 001 (Viviana, OCR spelling): "drugg karte przekazuje dowolnemu graczowi" (to any player, accused
+    or not) and "Obaj gracze decyduja teraz": the accused receiver decides keep-or-swap like anybody."""
+    s = make(3, swords=[2, 2], deck=["grail_2", "vivien"])
+    play(s, (0, "accuse:1"), (1, "listen"), (2, "listen"))
+    assert s.phase == "vivien_give" and codes(s, 2) == ["give:0", "give:1"]
+    play(s, (2, "give:1"))
+    assert {(p.seat, p.kind) for p in GAME.pending(s)} == {(1, "vivien_keep"), (2, "vivien_keep")}
+    assert GAME.view(s, 1)["you"]["vivien_card"] == "loyal"
+
+
+def test_an_accused_revealer_decides_keep_or_swap_and_nothing_public_tells_his_choice():
+    """C-CHAR, seed 001 (Viviana, OCR spelling): "Obaj gracze decyduja teraz, czy cheg zachowac swoja dotychczasowa
+    karte Lojalnosci, czy zamienic ja na nowsa" and "Gracze nie zdradzajg swojego wyboru innym graczom". Here the
+    revealer was accused (shown Loyal) and the card he takes from the middle is the Traitor."""
+    s = make(3, swords=[2, 2], deck=["vivien"], loyalty=["loyal", "loyal", "loyal", "traitor", "loyal"])
+    play(s, (0, "accuse:1"), (1, "listen"), (1, "give:2"))
+    assert {(p.seat, p.kind) for p in GAME.pending(s)} == {(1, "vivien_keep"), (2, "vivien_keep")}
+    assert GAME.view(s, 1)["you"]["vivien_card"] == "traitor"
+    kept, swapped = GAME.copy(s), GAME.copy(s)
+    play(kept, (1, "keep"), (2, "keep"))
+    play(swapped, (1, "swap"), (2, "keep"))
+    assert kept.loy[1] == "loyal" and swapped.loy[1] == "traitor"
+    assert GAME.view(kept, None) == GAME.view(swapped, None) and GAME.view(kept, 0) == GAME.view(swapped, 0)
+    assert GAME.view(swapped, None)["revealed"] == [{"seat": 1, "loyalty": "loyal"}]  # what was shown, not the swap
+    assert GAME.view(swapped, 1)["you"]["loyalty"] == "traitor"
+
+
+def test_a_revealed_traitor_who_reveals_vivien_decides_too_and_keeps_the_traitors_turn():
+    """C-CHAR with C-TRAITOR, seed 001: the revealed Traitor places Vivien, so he is its revealer ("Obaj gracze
+    decyduja"); "Po ujawnieniu, Zdrajca … Podczas kazdej swojej tury, musi dobra¢ 2 karty": his public status, not
+    his secret choice, decides his turns, so swapping to Loyal shows nothing ([choice])."""
+    loyalty = ["loyal", "traitor", "loyal", "loyal", "loyal"]
+    s = make(3, swords=[2, 2], deck=["vivien", "grail_2", "dragon_2", "picts_2", "saxons_2", "picts_3"],
+             loyalty=loyalty)
+    play(s, (0, "accuse:1"), (1, "place:0"), (1, "give:0"))
+    assert {p.seat for p in GAME.pending(s)} == {0, 1} and GAME.view(s, 1)["you"]["vivien_card"] == "loyal"
+    play(s, (1, "swap"), (0, "keep"))
+    assert s.loy[1] == "loyal" and GAME.view(s, None)["traitors_revealed"] == [1]
+    play(s, (2, "listen"), (0, "listen"))
+    assert s.phase == "traitor" and s.current == 1  # still the revealed Traitor's draw-two turn

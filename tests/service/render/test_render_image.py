@@ -19,7 +19,7 @@ from engine.board import catalogue as board_cat
 from engine.bots import heuristic_bot
 from engine.core.simulate import play_game
 from service.render import board_image, present
-from service.render.i18n import available_languages
+from service.render.i18n import available_languages, t
 from service.render.pictures import board, cards, fonts
 
 NAMES = {0: "Řehoř Dvořák", 1: "Ștefan Țepeș", 2: "Łucja Żółć", 3: "Niccolò dell'Àrte", 4: "Kay", 5: "Анна", 6: "Jo"}
@@ -224,3 +224,21 @@ def test_present_attaches_the_picture_when_asked():
     assert present("board", state, [], **kwargs).board_image is None
     image = present("board", state, [], with_image=True, **kwargs).board_image
     assert image == board_image.render("board", game.view(state, None), "en", {i: f"#{i + 1}" for i in range(4)})
+
+
+def test_a_card_game_that_ends_in_silence_shows_no_silence_on_the_board_or_the_picture():
+    """C-SILENCE, C-END: the engine ends the silence with the game; text and picture follow its view as they are."""
+    game = get_game("cards")
+    stack = {"loyalty": ["loyal", "loyal", "traitor", "loyal", "loyal", "loyal"], "swords": [6, 0],
+             "threat": ["morgan_3"], "silence": True}
+    state = game.new_game({"players": 4, "stack": stack}, 1)
+    kwargs = dict(game_id=1, seq=0, group_lang="en", seat_langs={}, seat_names={}, with_image=True)
+    silent = present("cards", state, [], **kwargs)
+    assert silent.silence and t("en", "cards.silence") in silent.board
+    _, events = game.apply_code(state, 0, "accuse:2")
+    over = present("cards", state, events, **kwargs)
+    assert game.result(state) is not None and over.silence is False
+    assert t("en", "cards.silence") not in over.board
+    view = game.view(state, None)
+    assert over.board_image == board_image.render("cards", view, "en", {})
+    assert over.board_image != board_image.render("cards", {**view, "silence": True}, "en", {})
