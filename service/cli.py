@@ -97,22 +97,26 @@ def migrate() -> None:
 @bench.command("engine", context_settings=PASS_THROUGH)
 def bench_engine(ctx: typer.Context) -> None:
     """Random complete games in one process: `camelot bench engine --game board --seconds 10`."""
-    from engine import bench as engine_bench
+    from bench import engine
 
-    engine_bench.main(list(ctx.args))
+    engine.main(list(ctx.args))
 
 
 @bench.command("pipeline", context_settings=PASS_THROUGH)
 def bench_pipeline(ctx: typer.Context) -> None:
     """Concurrent bot games through a real Celery worker, Redis and PostgreSQL."""
-    from workers import bench as workers_bench
+    from bench import pipeline
 
-    workers_bench.pipeline(list(ctx.args))
+    pipeline.pipeline(list(ctx.args))
 
 
 @bench.command("moves", context_settings=PASS_THROUGH)
 def bench_moves(ctx: typer.Context) -> None:
     """A worker's move alone, in one process against PostgreSQL and Redis, without Celery."""
-    from workers import bench_moves as workers_bench_moves
+    from bench import moves
 
-    workers_bench_moves.moves(list(ctx.args))
+    moves.moves(list(ctx.args))
+
+
+if __name__ == "__main__":  # `python3 -m service.cli …`, as the worktrees run it
+    app()
