@@ -1,4 +1,4 @@
-"""`camelot bench moves`: the worker's move alone (`workers.moves.play_bot`), in this process, against PostgreSQL
+"""`camelot bench moves`: the worker's move alone (`service.play.moves.play_bot`), in this process, against PostgreSQL
 and Redis, without Celery.
 
 The pipeline benchmark measures the whole path, where Celery's share and the host's noise are large; this one
@@ -33,9 +33,9 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
     args = _parse(argv or [])
     harness.configure(args)
     from bench.engine import reference_cpu_seconds
-    from service import lobby
+    from service.play import lobby
+    from service.play import moves as move_path
     from service.store import migrate
-    from workers import moves as move_path
     from workers.queue import take_scheduled, unschedule_moves
 
     migrate()

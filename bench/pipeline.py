@@ -132,7 +132,7 @@ def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], di
     """After the warm-up, the rate and round trips of task `name` over the measuring window, and the CPU
     milliseconds spent per task by the worker, PostgreSQL and Redis; also how busy the whole machine was
     ("machine_busy", "machine_steal": fractions of all its CPUs), to tell saturation and a noisy host apart."""
-    from workers import metrics
+    from service.play import metrics
 
     time.sleep(args.warmup)
     metrics.reset(name)
@@ -166,7 +166,7 @@ def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[fl
 def _game_phase(
     args: argparse.Namespace, run: str, games: int, delay: float
 ) -> tuple[float, list[float], dict[str, float]]:
-    from service import lobby
+    from service.play import lobby
 
     def create(n: int) -> int:
         return lobby.create_and_start(

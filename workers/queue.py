@@ -24,7 +24,7 @@ from typing import Any
 from service.settings import get_settings
 
 _local = threading.local()
-TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `workers.metrics`
+TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `service.play.metrics`
 COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (the beat's sweep also recovers)
 PACE_JITTER = 0.2
 

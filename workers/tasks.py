@@ -11,9 +11,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from service.delivery import senders
+from service.play import commands, metrics, moves, rating, scans
 from service.settings import get_settings
 from service.store.outbox import shard_of
-from workers import commands, deadline_scan, delivery, due_tasks, metrics, moves, ratings  # noqa: F401 (due_tasks: starts with the worker)
+from workers import due_tasks  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
 from workers.queue import enqueue, paced
 
@@ -41,14 +43,14 @@ def _deliver(platform: str, chat: str | None = None, shard: int | None = None) -
     """A chat's delivery (in-process), or a shard's (with a broker: every request for a chat becomes its shard's,
     so that a chat never has two senders at once)."""
     if shard is None and not get_settings().celery_broker_url:
-        return delivery.deliver_chat(platform, chat or "")
-    return delivery.deliver_shard(platform, shard if shard is not None else shard_of(chat or ""))
+        return senders.deliver_chat(platform, chat or "")
+    return senders.deliver_shard(platform, shard if shard is not None else shard_of(chat or ""))
 
 
 def _scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
     that lost their rating."""
-    return {**deadline_scan.scan(), "resumed": deadline_scan.resume_stalled_bots(), "rated": ratings.rate_missed()}
+    return {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
 
 
 def _noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
@@ -65,11 +67,11 @@ RUNNERS: dict[str, Any] = {
     "command": commands.handle,
     "deliver": _deliver,
     "scan_deadlines": _scan,
-    "sweep_outbox": deadline_scan.sweep_outbox,
-    "prune": deadline_scan.prune,
+    "sweep_outbox": scans.sweep_outbox,
+    "prune": scans.prune,
     "noop": _noop,
     "resume_bots": moves.resume_bots,
-    "rate_game": ratings.rate,
+    "rate_game": rating.rate,
 }
 
 play = app.task(name="workers.tasks.play", **IDEMPOTENT)(_play)
@@ -77,11 +79,11 @@ play_bot = app.task(name="workers.tasks.play_bot", **IDEMPOTENT)(_play_bot)
 command = app.task(name="workers.tasks.command")(commands.handle)
 deliver = app.task(name="workers.tasks.deliver")(_deliver)
 scan_deadlines = app.task(name="workers.tasks.scan_deadlines")(_scan)
-sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(deadline_scan.sweep_outbox)
-prune = app.task(name="workers.tasks.prune")(deadline_scan.prune)
+sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(scans.sweep_outbox)
+prune = app.task(name="workers.tasks.prune")(scans.prune)
 noop = app.task(name="workers.tasks.noop")(_noop)
 resume_bots = app.task(name="workers.tasks.resume_bots")(moves.resume_bots)
-rate_game = app.task(name="workers.tasks.rate_game", **IDEMPOTENT)(ratings.rate)
+rate_game = app.task(name="workers.tasks.rate_game", **IDEMPOTENT)(rating.rate)
 
 TASKS = {
     "play": play,

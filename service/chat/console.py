@@ -1,7 +1,7 @@
 """The terminal as a chat platform: a ChatAdapter that prints, and a gateway loop that reads numbers.
 
 The console plays through the same path as Telegram and Matrix (gateway → task → engine → outbox → adapter):
-the loop turns the number a human types into an `Inbound` and hands it to `service.dispatch.submit`; what the
+the loop turns the number a human types into an `Inbound` and hands it to `service.play.dispatch.submit`; what the
 worker renders comes back through the outbox to `ConsoleAdapter`. Only the group and the human seats' direct
 chats are printed; bots' direct chats are kept (so a human cannot read a bot's hand) but never shown.
 """
@@ -165,8 +165,8 @@ def play(
     Seats 0..humans-1 are you; the rest are bots. Several humans share the terminal (hot seat): each one's direct
     chat is printed under their name, so that is for friends at one screen. `quiet` prints nothing but the summary.
     """
-    from service import dispatch, lobby
     from service.chat import registry
+    from service.play import dispatch, lobby
     from service.store import migrate
 
     out = out or sys.stdout

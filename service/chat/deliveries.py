@@ -33,7 +33,7 @@ log = structlog.get_logger(__name__)
 
 
 def release_stale_locks(platform: str) -> int:
-    """Drop the platform's delivery locks (`workers.delivery`) a killed predecessor of this gateway left behind:
+    """Drop the platform's delivery locks (`service.delivery.senders`) a killed predecessor of this gateway left behind:
     SIGKILL runs no `finally`, and they would hold up its messages until they expire (two minutes). Safe at
     start-up because this gateway is the platform's only sender. Returns how many there were."""
     url = get_settings().redis_url

@@ -14,7 +14,6 @@ import signal
 import structlog
 from sqlalchemy import select
 
-from service import dispatch
 from service.chat import registry
 from service.chat.base import Inbound
 from service.chat.deliveries import DeliveryConsumer, release_stale_locks
@@ -24,12 +23,13 @@ from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
 from service.matrix.gateway import Gateway
 from service.matrix.login_store import LoginStore
+from service.play import dispatch
+from service.play.scans import sweep_outbox
 from service.render.i18n import t
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
 from service.store.models import ProcessedUpdate, User
-from workers.deadline_scan import sweep_outbox
 from workers.queue import enqueue
 
 log = structlog.get_logger(__name__)

@@ -61,7 +61,7 @@ def _send_deliveries(app: Application) -> None:
     """Consume Telegram's delivery queue while the application runs; what a killed predecessor left pending (its
     deliver task died with it, its locks stayed) is sent first."""
     from service.chat.deliveries import DeliveryConsumer, release_stale_locks
-    from workers.deadline_scan import sweep_outbox
+    from service.play.scans import sweep_outbox
 
     consumer = DeliveryConsumer("telegram")
 

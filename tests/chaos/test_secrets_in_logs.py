@@ -26,10 +26,10 @@ import pytest
 import structlog
 
 from engine import get_game
-from service import lobby
 from service.callback import pack
 from service.chat.base import Inbound, PermanentError, TransientError
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, OutboxRow, Seat

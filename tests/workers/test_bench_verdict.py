@@ -34,8 +34,8 @@ def test_the_benchmark_runs_the_workers_as_the_service_does_unless_told_otherwis
     """`camelot worker`'s pool from the settings, solo workers one per core plus one; options win."""
     import os
 
-    from service.settings import get_settings
     from bench.pipeline import _parse
+    from service.settings import get_settings
 
     for var in ("WORKER_POOL", "WORKER_CONCURRENCY"):
         monkeypatch.delenv(var, raising=False)

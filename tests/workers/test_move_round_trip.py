@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from service import lobby
+from service.play import lobby, metrics, moves
 from service.store import games as game_rows
 from service.store import session_scope
-from workers import metrics, moves, tasks
+from workers import tasks
 
 PAUSE = 0.2  # before the commit (the test hook of `moves._record`): inside the round trip
 AFTER = 0.5  # after the commit: outside it

@@ -1,5 +1,5 @@
 """Bot moves computed from the game's cached table and written only if the game is still at their seq
-(`workers.moves.play_bot`, `service.store.games.save_move_if_current`): the same rows as under the row lock, no
+(`service.play.moves.play_bot`, `service.store.games.save_move_if_current`): the same rows as under the row lock, no
 write when the game moved on, and no use of a table that a change outside the moves made stale."""
 
 from __future__ import annotations
@@ -9,13 +9,12 @@ import re
 import pytest
 from sqlalchemy import select, text
 
-from service import lobby
+from service.play import lobby, moves
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, Deadline, GameRow, OutboxRow, Seat
 from service.store.users import user_for
-from workers import moves
 from workers.queue import take_scheduled
 
 PACE = 3600.0  # the bots' moves wait in the schedule, and the test plays them

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from service import lobby
-from service.dispatch import submit
+from service.play import lobby, moves
+from service.play import rating as rating_task
+from service.play.dispatch import submit
 from service.store import session_scope
 from service.store.models import GameRow, Rating, RatingChange, User
 from tests.service.backbone.test_pipeline_local import command
 from tests.service.backbone.test_real_games import seat_turns
-from workers import moves
-from workers import ratings as rating_task
 
 
 def _finish(game_id: int, winner: str | None, loyalty: list[str]) -> None:

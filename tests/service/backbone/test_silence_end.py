@@ -7,11 +7,11 @@ from sqlalchemy import select
 from engine import get_game
 from engine.bots.random_bot import RandomBot
 from engine.core.simulate import play_game
-from service import lobby
+from service.play import lobby
+from service.play.publish import publish
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, GameRow, OutboxRow
-from workers.publish import publish
 
 
 def finished_in_silence(players: int) -> object:

@@ -2,7 +2,7 @@
 
 A lobby is a `games` row with status "lobby"; its id is the game id. One open lobby or game per chat.
 Every function is one transaction; it updates the lobby message (edited in place) through the outbox and
-returns a status word ("ok", "full", "not_creator", …) that `service.dispatch` turns into a reply.
+returns a status word ("ok", "full", "not_creator", …) that `service.play.dispatch` turns into a reply.
 `create_and_start` seats given users and bots and starts at once (the terminal game, benchmarks, tournaments).
 """
 
@@ -166,7 +166,7 @@ def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
             return started
         chat = s.get(Chat, game.chat_id)
         _show(s, game, chat)
-    from workers.moves import after_commit
+    from service.play.moves import after_commit
 
     after_commit(game, started[0], started[1])
     _deliver(chat.platform, chat.platform_id)
@@ -237,7 +237,7 @@ def create_and_start(
         started = _start(s, game)
         if isinstance(started, str):
             raise ValueError(f"cannot start {kind} with {config}: {started}")
-    from workers.moves import after_commit
+    from service.play.moves import after_commit
 
     after_commit(game, started[0], started[1], first_delay)
     return game.id
@@ -265,7 +265,7 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
 
 def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
     """Seat bots, build the first state and publish it; a status word if the table cannot start."""
-    from workers.publish import publish
+    from service.play.publish import publish
 
     engine_game = get_game(game.kind)
     seats = game_rows.seats_of(s, game.id)

@@ -22,6 +22,9 @@ from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
 from engine.core.errors import IllegalAction
 from engine.core.events import Event
+from service.play import presenting
+from service.play.publish import Published, direct_chat_of, publish, seat_name
+from service.play.rating import has_people
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -30,10 +33,7 @@ from service.store import outbox, session_scope
 from service.store.db import is_postgres
 from service.store.models import GameRow, utcnow
 from service.store.users import learn_direct_chat, user_for
-from workers import presenting
-from workers.publish import Published, direct_chat_of, publish, seat_name
 from workers.queue import enqueue, handing_on, paced, request_delivery
-from workers.ratings import has_people
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
@@ -312,7 +312,7 @@ def after_commit(
 ) -> Outcome:
     """Cache the state, ask for delivery and hand on the next bot move (or, once a game with people is over, its
     rating): one Redis round trip (`handing_on`).
-    `committed_at`: when the move committed, kept in the outcome for `workers.metrics`. `table`: the game's table
+    `committed_at`: when the move committed, kept in the outcome for `service.play.metrics`. `table`: the game's table
     as the move wrote it and the cache read before the move's database reads, whose epoch the table is cached
     under (`Cached.table`)."""
     snapshot = None if table is None else (game_rows.snapshot(game, table[0]), table[1].epoch)

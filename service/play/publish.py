@@ -14,12 +14,12 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
+from service.play import presenting
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import outbox
 from service.store.models import Chat, GameRow, OutboxRow, Seat, User, utcnow
 from service.store.users import direct_chat_markers
-from workers import presenting
 
 CHAT_MAX = OutboxRow.chat.type.length
 
