@@ -16,6 +16,7 @@ import argparse
 import time
 
 from bench import harness
+from service import compose
 
 PACE = 3600.0  # seconds: the bench games' bots never move on their own during the run
 
@@ -35,8 +36,8 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
     from bench.engine import reference_cpu_seconds
     from service.play import lobby
     from service.play import moves as move_path
+    from service.play.queue import take_scheduled, unschedule_moves
     from service.store import migrate
-    from workers.queue import take_scheduled, unschedule_moves
 
     migrate()
     harness.vacuum()
@@ -101,4 +102,5 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
 if __name__ == "__main__":
     import sys
 
+    compose.wire()
     moves(sys.argv[1:])

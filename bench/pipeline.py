@@ -5,7 +5,7 @@ run, a bare Celery no-op task's round trip and throughput, with the ratios. The 
 the games (each task enqueues the next), as many chains as games, so both see the same queue depth.
 Needs PostgreSQL and Redis: `--database-url`/`--redis-url` or the settings (DATABASE_URL, REDIS_URL).
 Bench games live in chats named `bench-<run>-<n>` on the null platform "bench" and are deleted afterwards. Their
-messages are sent by a process of their own, as a gateway's are (`service.chat.deliveries`), through a null adapter
+messages are sent by a process of their own, as a gateway's are (`workers.deliveries`), through a null adapter
 (`--send-latency`: how long each send takes); its CPU time counts as the worker's.
 """
 
@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from sqlalchemy import select, update
 
 from bench import harness
+from service import compose
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -98,14 +99,14 @@ def _serve_worker(concurrency: int, pool: str) -> None:
 
 
 def _serve_deliveries(latency: float) -> None:
-    """The deliveries process, as a gateway's (`service.chat.deliveries`): a null adapter for platform "bench"
+    """The deliveries process, as a gateway's (`workers.deliveries`): a null adapter for platform "bench"
     whose sends take `latency` seconds each, consuming that platform's delivery queue until SIGTERM."""
     import asyncio
     import threading
 
     from service.chat import registry
-    from service.chat.deliveries import DeliveryConsumer
     from service.chat.recording import RecordingAdapter
+    from workers.deliveries import DeliveryConsumer
 
     class NullAdapter(RecordingAdapter):
         def _record(self, method: str, chat: str, **kw: object) -> str:
@@ -148,7 +149,7 @@ def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], di
 
 
 def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float], dict[str, float]]:
-    from workers.queue import enqueue
+    from service.play.queue import enqueue
 
     until = time.time() + args.warmup + args.seconds + 1.0
     with ThreadPoolExecutor(8) as pool:
@@ -206,9 +207,9 @@ def _messages(status: str) -> int:
 
 
 def _stop_games(ids: list[int]) -> None:
+    from service.play.queue import unschedule_moves
     from service.store import session_scope
     from service.store.models import GameRow
-    from workers.queue import unschedule_moves
 
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active").values(status="aborted"))
@@ -363,6 +364,7 @@ def noisy_host(f: dict[str, float]) -> str:
 
 
 if __name__ == "__main__":
+    compose.wire()
     if len(sys.argv) == 4 and sys.argv[1] == "--serve-worker":
         _serve_worker(int(sys.argv[2]), sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "--serve-deliveries":

@@ -1,4 +1,4 @@
-"""The one Celery app. With `CELERY_BROKER_URL` unset nothing uses Celery: `workers.queue` runs jobs in-process.
+"""The one Celery app. With `CELERY_BROKER_URL` unset nothing uses Celery: `service.play.queue` runs jobs in-process.
 
 Only idempotent tasks set `acks_late` + `reject_on_worker_lost` (see `workers.tasks`): a worker killed mid-task
 gets its message redelivered, and the task's own dedupe (processed updates, seq checks) makes the retry safe.

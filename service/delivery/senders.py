@@ -22,12 +22,13 @@ from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_ex
 from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError, delivering
 from service.chat.registry import get_adapter
 from service.delivery.loop import run
+from service.play.presenting import t
+from service.play.queue import delivery_mark, enqueue, request_delivery
 from service.sessions import get_sessions
 from service.settings import Settings, get_settings
 from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow, User, utcnow
 from service.store.users import learn_direct_chat
-from workers.queue import delivery_mark, enqueue, request_delivery
 
 log = structlog.get_logger(__name__)
 UNLIMITED = ("console", "bench")  # the terminal; the benchmark's null platform
@@ -278,8 +279,6 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
     group = row.payload.get("group")
     if not group or not get_sessions().mark(f"ask-dm:{row.platform}:{row.chat}", ttl=3600):
         return
-    from service.play.presenting import t
-
     text = t(row.payload.get("lang"), "notice.open_direct_chat", name=row.payload.get("name", ""))
     with session_scope() as s:
         outbox.enqueue(s, row.platform, group, "send", {"text": text}, is_group=True)

@@ -12,13 +12,13 @@ from service import ratings
 from service.play import lobby, presenting
 from service.play.dispatch import ADMIN_FLAG
 from service.play.moves import load_state
+from service.play.queue import request_delivery
 from service.render.lobby import LOBBY_VARIANTS, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
-from workers.queue import request_delivery
 
 SET_VERBS = ("players", "bots", "game", "lang", "turn", "response", *LOBBY_VARIANTS)
 TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)

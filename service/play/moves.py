@@ -24,6 +24,7 @@ from engine.core.errors import IllegalAction
 from engine.core.events import Event
 from service.play import presenting
 from service.play.publish import Published, direct_chat_of, publish, seat_name
+from service.play.queue import enqueue, handing_on, paced, request_delivery
 from service.play.rating import has_people
 from service.sessions import get_sessions
 from service.settings import get_settings
@@ -33,7 +34,6 @@ from service.store import outbox, session_scope
 from service.store.db import is_postgres
 from service.store.models import GameRow, utcnow
 from service.store.users import learn_direct_chat, user_for
-from workers.queue import enqueue, handing_on, paced, request_delivery
 
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"

@@ -17,6 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from service.chat.base import Inbound
+from service.play import dispatch
 from service.render import i18n
 from service.sessions import get_sessions
 from service.telegram import inbound, migration, notices
@@ -47,8 +48,6 @@ class Backbone:
 
 def dispatch_backbone() -> Backbone:
     """The backbone's dispatch, called off the event loop (the in-process mode runs the move right there)."""
-    from service.play import dispatch
-
     async def submit(command: Inbound) -> None:
         await asyncio.to_thread(dispatch.submit, command)
 

@@ -10,12 +10,12 @@ import pytest
 from sqlalchemy import select, text
 
 from service.play import lobby, moves
+from service.play.queue import take_scheduled
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, Deadline, GameRow, OutboxRow, Seat
 from service.store.users import user_for
-from workers.queue import take_scheduled
 
 PACE = 3600.0  # the bots' moves wait in the schedule, and the test plays them
 

@@ -292,8 +292,9 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     published at once without one)."""
     import json
 
+    from service.play import queue as work_queue
     from service.sessions import get_sessions
-    from workers import queue as work_queue
+    from workers import celery_queue
 
     monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
     monkeypatch.setenv("DELIVERY_SHARDS", "2")
@@ -301,7 +302,7 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     get_settings.cache_clear()
     published: list[dict] = []
     monkeypatch.setattr(  # what goes to the broker now
-        work_queue, "_push", lambda jobs: published.extend({"task": task, **kwargs} for task, kwargs in jobs)
+        celery_queue, "_push", lambda jobs: published.extend({"task": task, **kwargs} for task, kwargs in jobs)
     )
     chats = [f"c{i}" for i in range(10)]
     with work_queue.handing_on():  # as a move asks: in one round trip
