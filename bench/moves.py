@@ -1,5 +1,5 @@
-"""`camelot bench moves`: the worker's move alone (`service.play.moves.play_bot`), in this process, against PostgreSQL
-and Redis, without Celery.
+"""`camelot bench moves`: the worker's move alone (`service.play.bot_move.play_bot`), in this process, against
+PostgreSQL and Redis, without Celery.
 
 The pipeline benchmark measures the whole path, where Celery's share and the host's noise are large; this one
 measures what a move itself costs (locking the game, loading its state, the engine, rendering, the write, handing
@@ -34,8 +34,7 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
     args = _parse(argv or [])
     harness.configure(args)
     from bench.engine import reference_cpu_seconds
-    from service.play import lobby
-    from service.play import moves as move_path
+    from service.play import bot_move, lobby
     from service.play.queue import take_scheduled, unschedule_moves
     from service.store import migrate
 
@@ -57,7 +56,7 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
         for round_ in range(args.rounds + 1):
             waiting = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] in ids)
             before, started, cpu_before = harness.cpu_seconds(), time.perf_counter(), time.process_time()
-            statuses = [move_path.play_bot(**kwargs).status for kwargs in waiting]
+            statuses = [bot_move.play_bot(**kwargs).status for kwargs in waiting]
             if round_ == 0:
                 continue
             wall += time.perf_counter() - started

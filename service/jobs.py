@@ -11,21 +11,22 @@ import time
 from typing import Any
 
 from service.delivery import senders
-from service.play import commands, metrics, moves, rating, scans
+from service.play import bot_move, commands, hand_on, metrics, person_move, rating, scans
 from service.play.queue import Job, enqueue, paced
+from service.play.state import Outcome
 from service.settings import get_settings
 from service.store.outbox import shard_of
 
 
 def play(cmd: dict[str, Any], enqueued_at: float | None = None) -> str:
-    return _observed(moves.play_action(cmd), enqueued_at)
+    return _observed(person_move.play_action(cmd), enqueued_at)
 
 
 def play_bot(game_id: int, seat: int, seq: int, by: str = "bot", enqueued_at: float | None = None) -> str:
-    return _observed(moves.play_bot(game_id, seat, seq, by), enqueued_at)
+    return _observed(bot_move.play_bot(game_id, seat, seq, by), enqueued_at)
 
 
-def _observed(outcome: moves.Outcome, enqueued_at: float | None) -> str:
+def _observed(outcome: Outcome, enqueued_at: float | None) -> str:
     """A move's round trip, as the benchmark's target defines it: from its enqueueing until its state and outbox
     rows are committed. What follows the commit (the cache, the delivery request, the next bot move) hands on, as a
     no-op's enqueueing of the next in its chain does after its own round trip is taken."""
@@ -65,6 +66,6 @@ JOBS: dict[str, Job] = {
     "sweep_outbox": scans.sweep_outbox,
     "prune": scans.prune,
     "noop": noop,
-    "resume_bots": moves.resume_bots,
+    "resume_bots": hand_on.resume_bots,
     "rate_game": rating.rate,
 }

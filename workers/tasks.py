@@ -9,7 +9,7 @@ lost task left pending.
 from __future__ import annotations
 
 from service import jobs
-from service.play import commands, moves, rating, scans
+from service.play import commands, hand_on, rating, scans
 from workers import due_tasks  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
 
@@ -23,7 +23,7 @@ scan_deadlines = app.task(name="workers.tasks.scan_deadlines")(jobs.scan)
 sweep_outbox = app.task(name="workers.tasks.sweep_outbox")(scans.sweep_outbox)
 prune = app.task(name="workers.tasks.prune")(scans.prune)
 noop = app.task(name="workers.tasks.noop")(jobs.noop)
-resume_bots = app.task(name="workers.tasks.resume_bots")(moves.resume_bots)
+resume_bots = app.task(name="workers.tasks.resume_bots")(hand_on.resume_bots)
 rate_game = app.task(name="workers.tasks.rate_game", **IDEMPOTENT)(rating.rate)
 
 TASKS = {

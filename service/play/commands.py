@@ -11,8 +11,8 @@ import engine
 from service import ratings
 from service.play import lobby, presenting
 from service.play.dispatch import ADMIN_FLAG
-from service.play.moves import load_state
 from service.play.queue import request_delivery
+from service.play.state import load_state
 from service.render.lobby import LOBBY_VARIANTS, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
-from service.play.moves import after_commit
+from service.play.hand_on import after_commit
 from service.play.publish import publish
 from service.play.queue import request_delivery
 from service.render.i18n import available_languages, normalize

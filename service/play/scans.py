@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 
 from service.play import presenting
-from service.play.moves import resume_checked
+from service.play.hand_on import resume_checked
 from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
 from service.sessions import get_sessions

@@ -26,7 +26,7 @@ class Sessions(ABC):
     @abstractmethod
     def table_epoch(self, game_id: int) -> int:
         """How many times a change outside the game's moves (a player's name or language, their direct chat, the chat's
-        id) made its cached table stale: a table cached under an older epoch is not used (`service.play.moves`)."""
+        id) made its cached table stale: a table cached under an older epoch is not used (`service.play.bot_move`)."""
 
     @abstractmethod
     def bump_table_epochs(self, game_ids: Iterable[int]) -> None: ...

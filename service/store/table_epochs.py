@@ -1,7 +1,7 @@
 """Cached tables made stale by changes outside a game's moves.
 
 A bot's move may use the game's table (its row, chat, seats and players) cached with its state at the same seq
-(`service.play.moves`): the move's conditional write checks the seq and status, which every move and an abort change.
+(`service.play.bot_move`): the move's conditional write checks the seq and status, which every move and an abort change.
 A player's name, language or direct chat and the chat's id change without a move, so such a change bumps the
 table epoch of the active games it touches, once its transaction has committed; a table cached under an older
 epoch is not used. (Bumped before the commit, a move could read the old rows and cache them under the new epoch.)

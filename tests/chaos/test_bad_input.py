@@ -16,7 +16,7 @@ from service.callback import pack, pack_lobby
 from service.chat.base import Inbound
 from service.play import lobby
 from service.play.dispatch import ADMIN_FLAG, submit
-from service.play.moves import load_state
+from service.play.state import load_state
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, Seat

@@ -76,18 +76,18 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
 
     from service.callback import pack
     from service.chat.base import Inbound
-    from service.play import moves
+    from service.play import hand_on
     from service.play.dispatch import submit
     from service.store.models import GameRow, Seat, utcnow
 
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
-    real_schedule = moves.schedule_bot
-    monkeypatch.setattr(moves, "schedule_bot", lambda *a, **k: None)  # the bot's move will be lost
+    real_schedule = hand_on.schedule_bot
+    monkeypatch.setattr(hand_on, "schedule_bot", lambda *a, **k: None)  # the bot's move will be lost
     with session_scope() as s:
         seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
     assert seq is not None  # ann's turn
     submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
-    monkeypatch.setattr(moves, "schedule_bot", real_schedule)
+    monkeypatch.setattr(hand_on, "schedule_bot", real_schedule)
     with session_scope() as s:
         before = len(game_rows.action_log(s, game_id))
     later = utcnow() + timedelta(seconds=30)
