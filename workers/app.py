@@ -13,7 +13,9 @@ from celery import Celery
 from celery.signals import worker_process_init, worker_ready
 from kombu import pools
 
+from service.sessions import reset_sessions
 from service.settings import get_settings
+from service.store import dispose_all
 from workers import broker
 
 app = Celery("camelot")
@@ -66,9 +68,6 @@ def configure() -> Celery:
 def _fresh_connections(**_: object) -> None:
     """A forked pool process must not share the parent's database or Redis connections; what it inherited is
     frozen, as in the main process (`_freeze_startup_heap`)."""
-    from service.sessions import reset_sessions
-    from service.store import dispose_all
-
     dispose_all()
     reset_sessions()
     gc.freeze()
