@@ -13,7 +13,7 @@ from service.play import lobby, presenting
 from service.play.dispatch import ADMIN_FLAG
 from service.play.queue import request_delivery
 from service.play.state import load_state
-from service.render.lobby import LOBBY_VARIANTS, tr
+from service.render.lobby import LOBBY_VARIANTS, lobby_message, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
@@ -128,8 +128,6 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
         if game is None:
             return "no_game"
         if game.status == "lobby":
-            from service.render.lobby import lobby_message
-
             text, _ = lobby_message(lobby.lobby_view(s, game), game.language)
         else:
             users = game_rows.seat_users(s, game.id)

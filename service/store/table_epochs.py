@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from service.sessions import get_sessions
 from service.store.models import GameRow, Seat
 
 _PENDING = "stale_tables"
@@ -43,8 +44,6 @@ def _mark(s: Session, game_ids: Iterable[int]) -> None:
 def _bump(s: Session) -> None:
     game_ids = s.info.pop(_PENDING, None)
     if game_ids:
-        from service.sessions import get_sessions
-
         get_sessions().bump_table_epochs(sorted(game_ids))
 
 
