@@ -42,6 +42,7 @@ def play(
     from service.settings import get_settings
 
     get_settings.cache_clear()
+    _wire()
     if game not in ("board", "cards"):
         raise typer.BadParameter("game must be board or cards")
     players = players or (4 if game == "board" else 3)
@@ -64,6 +65,7 @@ def serve(
     """Run a chat gateway (the Procfile's `gateway` process)."""
     if telegram == matrix:
         raise typer.BadParameter("choose exactly one of --telegram or --matrix")
+    _wire()
     module = importlib.import_module("service.telegram" if telegram else "service.matrix")
     module.run()
 
@@ -74,6 +76,7 @@ def worker(ctx: typer.Context) -> None:
     `--pool prefork --concurrency 4`)."""
     from workers import run
 
+    _wire()
     run.worker(list(ctx.args))
 
 
@@ -82,6 +85,7 @@ def beat(ctx: typer.Context) -> None:
     """Run Celery beat (deadline and outbox scans); extra arguments go to Celery."""
     from workers import run
 
+    _wire()
     run.beat(list(ctx.args))
 
 
@@ -97,22 +101,35 @@ def migrate() -> None:
 @bench.command("engine", context_settings=PASS_THROUGH)
 def bench_engine(ctx: typer.Context) -> None:
     """Random complete games in one process: `camelot bench engine --game board --seconds 10`."""
-    from engine import bench as engine_bench
+    from bench import engine
 
-    engine_bench.main(list(ctx.args))
+    engine.main(list(ctx.args))
 
 
 @bench.command("pipeline", context_settings=PASS_THROUGH)
 def bench_pipeline(ctx: typer.Context) -> None:
     """Concurrent bot games through a real Celery worker, Redis and PostgreSQL."""
-    from workers import bench as workers_bench
+    from bench import pipeline
 
-    workers_bench.pipeline(list(ctx.args))
+    _wire()
+    pipeline.pipeline(list(ctx.args))
 
 
 @bench.command("moves", context_settings=PASS_THROUGH)
 def bench_moves(ctx: typer.Context) -> None:
     """A worker's move alone, in one process against PostgreSQL and Redis, without Celery."""
-    from workers import bench_moves as workers_bench_moves
+    from bench import moves
 
-    workers_bench_moves.moves(list(ctx.args))
+    _wire()
+    moves.moves(list(ctx.args))
+
+
+def _wire() -> None:
+    """Put in place what runs the jobs (`service.compose`): every subcommand that plays calls it first."""
+    from service import compose
+
+    compose.wire()
+
+
+if __name__ == "__main__":  # `python3 -m service.cli …`, as the worktrees run it
+    app()

@@ -16,7 +16,10 @@ import psycopg
 import pytest
 import redis
 
+from service import compose
 from tests.redis_dbs import OWNER_KEY, flush_redis
+
+compose.wire()  # as the `camelot` command does: the tests play in this process, or publish to their workers
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_BASE = "redis://127.0.0.1:6379"

@@ -1,4 +1,4 @@
-"""The one Celery app. With `CELERY_BROKER_URL` unset nothing uses Celery: `workers.queue` runs jobs in-process.
+"""The one Celery app. With `CELERY_BROKER_URL` unset nothing uses Celery: `service.play.queue` runs jobs in-process.
 
 Only idempotent tasks set `acks_late` + `reject_on_worker_lost` (see `workers.tasks`): a worker killed mid-task
 gets its message redelivered, and the task's own dedupe (processed updates, seq checks) makes the retry safe.
@@ -13,7 +13,9 @@ from celery import Celery
 from celery.signals import worker_process_init, worker_ready
 from kombu import pools
 
+from service.sessions import reset_sessions
 from service.settings import get_settings
+from service.store import dispose_all
 from workers import broker
 
 app = Celery("camelot")
@@ -66,9 +68,6 @@ def configure() -> Celery:
 def _fresh_connections(**_: object) -> None:
     """A forked pool process must not share the parent's database or Redis connections; what it inherited is
     frozen, as in the main process (`_freeze_startup_heap`)."""
-    from service.sessions import reset_sessions
-    from service.store import dispose_all
-
     dispose_all()
     reset_sessions()
     gc.freeze()

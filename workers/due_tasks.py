@@ -1,4 +1,4 @@
-"""Publishing work that is due (see `workers.queue.schedule`): a loop in every worker's main process.
+"""Publishing work that is due (see `service.play.queue.schedule`): a loop in every worker's main process.
 
 Each pass claims what is due with a lease, publishes it to Celery and then forgets it. A worker that dies between
 the claim and the publish leaves the lease to run out, and another worker publishes the task then; one that dies
@@ -15,8 +15,8 @@ import time
 import structlog
 from celery.signals import worker_ready, worker_shutdown
 
+from service.play.queue import enqueue, handing_on
 from service.sessions import get_sessions
-from workers.queue import enqueue, handing_on
 
 log = structlog.get_logger(__name__)
 LEASE = 30.0  # seconds before a claimed but unpublished task is due again

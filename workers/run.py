@@ -44,7 +44,7 @@ def worker_args(argv: list[str], default_queue: str) -> list[str]:
     if not any(a.startswith(("-c", "--concurrency")) for a in argv):
         args += ["--concurrency", str(settings.worker_concurrency)]
     if not any(a.startswith(("-Q", "--queues")) for a in argv):
-        # The default queue only: each platform's deliveries are its gateway's (`service.chat.deliveries`).
+        # The default queue only: each platform's deliveries are its gateway's (`workers.deliveries`).
         args += ["--queues", default_queue]
     return [*args, *argv]
 

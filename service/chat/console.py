@@ -1,7 +1,7 @@
 """The terminal as a chat platform: a ChatAdapter that prints, and a gateway loop that reads numbers.
 
 The console plays through the same path as Telegram and Matrix (gateway → task → engine → outbox → adapter):
-the loop turns the number a human types into an `Inbound` and hands it to `service.dispatch.submit`; what the
+the loop turns the number a human types into an `Inbound` and hands it to `service.play.dispatch.submit`; what the
 worker renders comes back through the outbox to `ConsoleAdapter`. Only the group and the human seats' direct
 chats are printed; bots' direct chats are kept (so a human cannot read a bot's hand) but never shown.
 """
@@ -15,8 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from service.chat import registry
 from service.chat.base import Inbound, Keyboard
+from service.play import dispatch, lobby
+from service.render import result_text
 from service.render.i18n import normalize, t
+from service.store import migrate, session_scope
+from service.store.models import GameRow
 
 PLATFORM = "console"
 GROUP = "table"
@@ -165,10 +170,6 @@ def play(
     Seats 0..humans-1 are you; the rest are bots. Several humans share the terminal (hot seat): each one's direct
     chat is printed under their name, so that is for friends at one screen. `quiet` prints nothing but the summary.
     """
-    from service import dispatch, lobby
-    from service.chat import registry
-    from service.store import migrate
-
     out = out or sys.stdout
     humans = [f"you{i + 1}" if players - bots > 1 else "you" for i in range(players - bots)]
     adapter = ConsoleAdapter(
@@ -229,17 +230,12 @@ def _ask(adapter: ConsoleAdapter, chat: str, read: Callable[[str], str], out: Te
 
 
 def _game_row(game_id: int) -> dict[str, Any]:
-    from service.store import session_scope
-    from service.store.models import GameRow
-
     with session_scope() as s:
         row = s.get(GameRow, game_id)
         return {"status": row.status, "seq": row.seq, "result": row.result}
 
 
 def _summary(game: str, row: dict[str, Any], finished: bool, lang: str, names: dict[int, str]) -> str:
-    from service.render import result_text
-
     title = t(lang, f"lobby.game.{game}")
     if not finished:
         return t(lang, "console.stopped", game=title, moves=row["seq"])

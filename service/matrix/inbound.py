@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from service.chat.base import Inbound
-from service.dispatch import ADMIN_FLAG, COMMANDS
 from service.matrix import numbered
+from service.play.dispatch import ADMIN_FLAG, COMMANDS
 
 PLATFORM = "matrix"
 PREFIX = "!"

@@ -3,7 +3,7 @@
 Matrix messages are sent only by the gateway's own device, which holds the end-to-end keys, so direct rooms are
 encrypted whatever the topology (when matrix-nio has its e2e extra). Without a Celery broker the gateway also
 plays the moves in-process; with one, workers play them and the gateway consumes the Matrix deliver tasks
-from its own queue (`service.chat.deliveries`), as every gateway does.
+from its own queue (`workers.deliveries`), as every gateway does.
 """
 
 from __future__ import annotations
@@ -14,23 +14,23 @@ import signal
 import structlog
 from sqlalchemy import select
 
-from service import dispatch
 from service.chat import registry
 from service.chat.base import Inbound
-from service.chat.deliveries import DeliveryConsumer, release_stale_locks
+from service.delivery.locks import release_stale_locks
 from service.matrix import inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
 from service.matrix.gateway import Gateway
 from service.matrix.login_store import LoginStore
+from service.play import dispatch, queue
+from service.play.queue import enqueue
+from service.play.scans import sweep_outbox
 from service.render.i18n import t
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
 from service.store.models import ProcessedUpdate, User
-from workers.deadline_scan import sweep_outbox
-from workers.queue import enqueue
 
 log = structlog.get_logger(__name__)
 PRECHECK_NOTICES = {"over": "game_over"}  # precheck answer → notice key (others are named alike)
@@ -101,7 +101,7 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     release_stale_locks("matrix")
-    deliveries = DeliveryConsumer("matrix") if settings.celery_broker_url else None
+    deliveries = queue.broker().consume_deliveries("matrix") if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)
     try:
         if deliveries is not None:

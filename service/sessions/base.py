@@ -26,7 +26,7 @@ class Sessions(ABC):
     @abstractmethod
     def table_epoch(self, game_id: int) -> int:
         """How many times a change outside the game's moves (a player's name or language, their direct chat, the chat's
-        id) made its cached table stale: a table cached under an older epoch is not used (`workers.moves`)."""
+        id) made its cached table stale: a table cached under an older epoch is not used (`service.play.bot_move`)."""
 
     @abstractmethod
     def bump_table_epochs(self, game_ids: Iterable[int]) -> None: ...
@@ -39,7 +39,7 @@ class Sessions(ABC):
     def forget_game(self, game_id: int) -> None:
         """Drop the game's cached state and meta (an aborted game; the benchmark's games)."""
 
-    # --- what a gateway may check cheaply (see service.dispatch.precheck) -------------------------
+    # --- what a gateway may check cheaply (see service.play.dispatch.precheck) -------------------------
     @abstractmethod
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
         """{"status", "seats": {"<platform>:<user>": seat}, "prompts": {"<seat>": prompt_seq}} as last committed."""

@@ -124,8 +124,8 @@ def upsert(
     photo: bytes | None = None,
 ) -> None:
     """Queue an edit-in-place of `ref` (a send if it was never sent). Edits of one `ref` waiting together are
-    superseded by the newest at delivery (`workers.delivery`): the chat sees only the newest content (fewer edits,
-    and a backlog behind the platform's rate limits shrinks instead of growing)."""
+    superseded by the newest at delivery (`service.delivery.senders`): the chat sees only the newest content (fewer
+    edits, and a backlog behind the platform's rate limits shrinks instead of growing)."""
     enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
 
 

@@ -1,7 +1,7 @@
 """Cached tables made stale by changes outside a game's moves.
 
 A bot's move may use the game's table (its row, chat, seats and players) cached with its state at the same seq
-(`workers.moves`): the move's conditional write checks the seq and status, which every move and an abort change.
+(`service.play.bot_move`): the move's conditional write checks the seq and status, which every move and an abort change.
 A player's name, language or direct chat and the chat's id change without a move, so such a change bumps the
 table epoch of the active games it touches, once its transaction has committed; a table cached under an older
 epoch is not used. (Bumped before the commit, a move could read the old rows and cache them under the new epoch.)
@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from sqlalchemy import event, select
 from sqlalchemy.orm import Session
 
+from service.sessions import get_sessions
 from service.store.models import GameRow, Seat
 
 _PENDING = "stale_tables"
@@ -43,8 +44,6 @@ def _mark(s: Session, game_ids: Iterable[int]) -> None:
 def _bump(s: Session) -> None:
     game_ids = s.info.pop(_PENDING, None)
     if game_ids:
-        from service.sessions import get_sessions
-
         get_sessions().bump_table_epochs(sorted(game_ids))
 
 

@@ -7,6 +7,9 @@ from urllib.parse import urlparse
 from telegram import Update
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
 
+from service.delivery.locks import release_stale_locks
+from service.play import queue
+from service.play.scans import sweep_outbox
 from service.settings import get_settings
 from service.telegram import handlers
 from service.telegram.inbound import COMMANDS
@@ -37,7 +40,7 @@ def build_application(
 
 def run() -> None:
     """`camelot serve --telegram`: webhook mode when TELEGRAM_WEBHOOK_URL is set, else long polling. With a broker
-    the gateway also sends the outbox (`service.chat.deliveries`)."""
+    the gateway also sends the outbox (its broker's delivery consumer, `workers.deliveries`)."""
     settings = get_settings()
     app = build_application()
     if settings.celery_broker_url:
@@ -60,10 +63,7 @@ def run() -> None:
 def _send_deliveries(app: Application) -> None:
     """Consume Telegram's delivery queue while the application runs; what a killed predecessor left pending (its
     deliver task died with it, its locks stayed) is sent first."""
-    from service.chat.deliveries import DeliveryConsumer, release_stale_locks
-    from workers.deadline_scan import sweep_outbox
-
-    consumer = DeliveryConsumer("telegram")
+    consumer = queue.broker().consume_deliveries("telegram")
 
     async def started(_: Application) -> None:
         release_stale_locks("telegram")

@@ -17,6 +17,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from service.chat.base import Inbound
+from service.play import dispatch
 from service.render import i18n
 from service.sessions import get_sessions
 from service.telegram import inbound, migration, notices
@@ -37,7 +38,7 @@ class Backbone:
     """Where commands go: `submit` hands one on; `precheck` is the cheap check of a tap (seated? current
     prompt?) giving a reason to refuse it, or None; `joined_in_group` follows a typed /join (the player may not
     have opened the direct chat); `chat_migrated(old, new)` follows a group that became a supergroup. Tests give
-    their own; `service.dispatch`, the outbox and `migration` otherwise."""
+    their own; `service.play.dispatch`, the outbox and `migration` otherwise."""
 
     submit: Callable[[Inbound], Awaitable[None]]
     precheck: Callable[[Inbound], Awaitable[str | None]]
@@ -47,8 +48,6 @@ class Backbone:
 
 def dispatch_backbone() -> Backbone:
     """The backbone's dispatch, called off the event loop (the in-process mode runs the move right there)."""
-    from service import dispatch
-
     async def submit(command: Inbound) -> None:
         await asyncio.to_thread(dispatch.submit, command)
 

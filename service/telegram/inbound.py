@@ -12,8 +12,8 @@ from telegram import Update
 
 from service.callback import LobbyTap, pack_lobby, unpack
 from service.chat.base import Inbound
-from service.dispatch import ADMIN_FLAG
-from service.dispatch import COMMANDS as BACKBONE_COMMANDS
+from service.play.dispatch import ADMIN_FLAG
+from service.play.dispatch import COMMANDS as BACKBONE_COMMANDS
 
 PLATFORM = "telegram"
 COMMANDS = frozenset(BACKBONE_COMMANDS)

@@ -7,11 +7,11 @@ comes first; the second finds nothing left to move.
 
 from __future__ import annotations
 
+from service.play.queue import request_delivery
 from service.sessions import Sessions, get_sessions
 from service.store import session_scope
 from service.store.chats import move_chat
 from service.telegram.inbound import PLATFORM
-from workers.queue import request_delivery
 
 
 def permissions_key(chat: str) -> str:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from service.play.queue import enqueue
 from service.render import i18n
 from service.sessions import get_sessions
 from service.store import outbox, session_scope
 from service.store.models import User
 from service.telegram.adapter import PLATFORM, user_key
-from workers.queue import enqueue
 
 BUTTON = "telegram.open_direct_chat"
 BUTTON_DEFAULT = "Open the direct chat"

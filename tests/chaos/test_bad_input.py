@@ -1,4 +1,4 @@
-"""Malicious or stale input through `service.dispatch.submit` with the real games (PostgreSQL + Redis, tasks
+"""Malicious or stale input through `service.play.dispatch.submit` with the real games (PostgreSQL + Redis, tasks
 in-process): forged, garbage, stale and misplaced taps and commands. Each must leave the game's action log and
 digest as they were, answer the sender in the chat it came from (or drop it silently), raise nothing to the
 gateway, and put nothing in the group chat.
@@ -12,14 +12,14 @@ import random
 import pytest
 
 from engine import get_game
-from service import lobby
 from service.callback import pack, pack_lobby
 from service.chat.base import Inbound
-from service.dispatch import ADMIN_FLAG, submit
+from service.play import lobby
+from service.play.dispatch import ADMIN_FLAG, submit
+from service.play.state import load_state
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, Seat
-from workers.moves import load_state
 
 _ids = itertools.count(1)
 GROUP = "group"

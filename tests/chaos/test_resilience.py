@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 import threading
 
-from service import lobby
 from service.callback import unpack
 from service.chat.base import Inbound
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, ProcessedUpdate

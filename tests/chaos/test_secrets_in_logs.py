@@ -26,10 +26,10 @@ import pytest
 import structlog
 
 from engine import get_game
-from service import lobby
 from service.callback import pack
 from service.chat.base import Inbound, PermanentError, TransientError
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, OutboxRow, Seat
@@ -225,7 +225,7 @@ def pending_outbox() -> int:
 @pytest.fixture
 def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Path]:
     """A real Celery worker (tests/workers/worker_main.py, solo pool) logging at DEBUG, which includes what it logs
-    at INFO and each task's headers (`kwargsrepr`, see `workers.queue.shown`); yields its log file.
+    at INFO and each task's headers (`kwargsrepr`, see `workers.celery_queue.shown`); yields its log file.
     Its recording adapter appends what it sends to calls.jsonl next to the log."""
     from service.sessions import reset_sessions
     from service.settings import get_settings

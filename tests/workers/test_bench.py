@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from workers.bench import pipeline
-from workers.bench_moves import moves
+from bench.moves import moves
+from bench.pipeline import pipeline
 
 pytestmark = pytest.mark.e2e
 
@@ -61,9 +61,9 @@ def test_the_benchmark_gives_the_planner_statistics_of_the_tables_with_their_gam
     """Statistics of empty tables (this PostgreSQL has no autovacuum) made the lock's join scan whole tables."""
     from sqlalchemy import text
 
-    from service import lobby
+    from bench.harness import analyze
+    from service.play import lobby
     from service.store import session_scope
-    from workers.bench import analyze
 
     for n in range(6):  # people's games: in-process, a bot's pace would be waited out here
         lobby.create_and_start("rec", f"group-{n}", "cards", {}, [f"u{n}-{seat}" for seat in range(4)], 0, seed=n)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workers.bench import noisy_host, target_verdict
+from bench.pipeline import noisy_host, target_verdict
 
 MET = {"games": 1000, "offered_per_s": 300.0, "moves_per_s": 299.0, "p50_ratio": 2.8, "move_p99_ms": 22.0}
 
@@ -34,8 +34,8 @@ def test_the_benchmark_runs_the_workers_as_the_service_does_unless_told_otherwis
     """`camelot worker`'s pool from the settings, solo workers one per core plus one; options win."""
     import os
 
+    from bench.pipeline import _parse
     from service.settings import get_settings
-    from workers.bench import _parse
 
     for var in ("WORKER_POOL", "WORKER_CONCURRENCY"):
         monkeypatch.delenv(var, raising=False)

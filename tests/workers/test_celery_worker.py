@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy import text
 
 from engine import get_game
-from service import lobby
 from service.callback import pack
 from service.chat.base import Inbound
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.store import games as game_rows
 from service.store import get_engine, session_scope
 from service.store.models import GameRow, OutboxRow, ProcessedUpdate

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
+from service.play import queue
 from service.sessions import get_sessions
 from service.settings import get_settings
-from workers import due_tasks, queue
+from workers import due_tasks
 
 
 @pytest.fixture

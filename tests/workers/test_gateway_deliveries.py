@@ -1,4 +1,4 @@
-"""A gateway's delivery consumer (`service.chat.deliveries`): a real Celery consumer on the platform's queue, in a
+"""A gateway's delivery consumer (`workers.deliveries`): a real Celery consumer on the platform's queue, in a
 thread of this process, sending through the adapter registered here; its shards send in parallel."""
 
 from __future__ import annotations
@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+from service.play.queue import enqueue
 from service.settings import get_settings
 from service.store import outbox, session_scope
 from service.store.models import OutboxRow
-from workers.queue import enqueue
 
 
 def test_the_consumer_sends_its_platforms_shards_in_parallel(backbone_pg, recording, monkeypatch):
-    from service.chat.deliveries import DeliveryConsumer
+    from workers.deliveries import DeliveryConsumer
 
     monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
     monkeypatch.setenv("DELIVERY_SHARDS", "2")

@@ -1,5 +1,5 @@
 """Task messages built by `workers.messages` are those Celery's `apply_async` would push (a real worker runs them
-in every test that plays through Celery: `workers.queue` publishes through them on a Redis broker)."""
+in every test that plays through Celery: `service.play.queue` publishes through them on a Redis broker)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import uuid
 
 import redis
 
+from service.play import queue
 from service.settings import get_settings
-from workers import messages, queue, tasks
+from workers import celery_queue, messages, tasks
 from workers.app import configure
 
 IDS = (("headers", "id"), ("headers", "root_id"), ("properties", "correlation_id"), ("properties", "delivery_tag"))
@@ -39,7 +40,7 @@ def test_a_built_message_is_the_one_apply_async_pushes(backbone_pg, monkeypatch)
     ]:
         key = queue_name or app.conf.task_default_queue
         r.delete(key)
-        shown = queue.shown(kwargs)
+        shown = celery_queue.shown(kwargs)
         tasks.TASKS[task].apply_async(kwargs=kwargs, queue=queue_name, argsrepr="()", kwargsrepr=shown)
         (celerys,) = r.lrange(key, 0, -1)
         ours = messages.message(tasks.TASKS[task].name, kwargs, key, shown)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from service import lobby
+from service import jobs
+from service.play import hand_on, lobby, metrics
 from service.store import games as game_rows
 from service.store import session_scope
-from workers import metrics, moves, tasks
 
-PAUSE = 0.2  # before the commit (the test hook of `moves._record`): inside the round trip
+PAUSE = 0.2  # before the commit (the test hook of `publish.record_move`): inside the round trip
 AFTER = 0.5  # after the commit: outside it
 
 
@@ -22,7 +22,7 @@ def test_a_moves_round_trip_ends_at_its_commit(backbone_local, toy_game, recordi
         assert game_rows.action_log(s, game_id) == []  # alice's turn first
     metrics.reset("move")
     seen_after_commit: list[list[tuple[int, str]]] = []
-    handing_on = moves.handing_on
+    handing_on = hand_on.handing_on
 
     @contextmanager
     def slow_handing_on():
@@ -32,12 +32,12 @@ def test_a_moves_round_trip_ends_at_its_commit(backbone_local, toy_game, recordi
         with handing_on():
             yield
 
-    monkeypatch.setattr(moves, "handing_on", slow_handing_on)
+    monkeypatch.setattr(hand_on, "handing_on", slow_handing_on)
     monkeypatch.setenv("CAMELOT_TEST_PAUSE_IN_PLAY", str(PAUSE))
     cmd = {"platform": "rec", "chat": "dm-alice", "user": "alice", "update_id": "rt-1", "is_group": False,
            "game_id": game_id, "prompt_seq": 0, "code": "add:2"}
     started = time.time()
-    assert tasks._play(cmd, enqueued_at=started) == "applied"
+    assert jobs.play(cmd, enqueued_at=started) == "applied"
     took = time.time() - started
 
     assert [len(log) for log in seen_after_commit] == [1, 2] and seen_after_commit[0] == [(0, "add:2")]
@@ -52,5 +52,5 @@ def test_a_refused_move_records_no_round_trip(backbone_local, toy_game, recordin
     metrics.reset("move")
     cmd = {"platform": "rec", "chat": "dm-alice", "user": "alice", "update_id": "rt-2", "is_group": False,
            "game_id": game_id, "prompt_seq": 5, "code": "add:2"}
-    assert tasks._play(cmd, enqueued_at=time.time()) == "expired"
+    assert jobs.play(cmd, enqueued_at=time.time()) == "expired"
     assert metrics.read("move") == []

@@ -1,6 +1,6 @@
 """Start a real Celery worker for tests: the toy game registered, and a recording adapter for platform "rec"
 that appends every call to the file named by CAMELOT_TEST_CALLS (one JSON line per call). It consumes the moves'
-queue and platform "rec"'s deliveries (in production a gateway's, `service.chat.deliveries`)."""
+queue and platform "rec"'s deliveries (in production a gateway's, `workers.deliveries`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import toygame  # noqa: E402
 
+from service import compose  # noqa: E402
 from service.chat import registry  # noqa: E402
 from service.chat.recording import RecordingAdapter  # noqa: E402
 
@@ -39,10 +40,11 @@ if __name__ == "__main__":
     from celery.signals import worker_ready
 
     worker_ready.connect(_ready, weak=False)
+    compose.wire()
     toygame.register()
     registry.register("rec", lambda: FileRecordingAdapter("rec"))
     from workers.app import app
-    from workers.queue import delivery_queue
+    from workers.deliveries import delivery_queue
 
     queues = [] if "-Q" in sys.argv else ["-Q", f"{app.conf.task_default_queue},{delivery_queue('rec')}"]
     app.worker_main(

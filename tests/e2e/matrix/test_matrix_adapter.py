@@ -457,12 +457,12 @@ def test_first_private_message_readable_by_a_player_who_joins_later(homeserver):
 
 
 def test_a_reminder_row_mentions_the_player_with_a_pill_that_notifies(homeserver, backbone_pg):
-    """Through the outbox, as `workers.deadline_scan` writes a group reminder: another member's client receives a
+    """Through the outbox, as `service.play.scans` writes a group reminder: another member's client receives a
     pill over the (escaped) name in `formatted_body` and the player in `m.mentions`, and the server highlights it
     for that player only."""
     from service.chat import registry
+    from service.delivery.senders import deliver_chat
     from service.store import outbox, session_scope
-    from workers.delivery import deliver_chat
 
     async def scenario():
         bot, _ = await _bot(homeserver, "bot_mention")

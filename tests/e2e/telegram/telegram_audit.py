@@ -20,14 +20,14 @@ from sqlalchemy import select
 
 from engine import get_game
 from service import ratings
+from service.play import presenting
+from service.play.publish import seat_name
 from service.render import board_text, cards_text, i18n  # noqa: F401  imported now, as the worker does at start
 from service.render.ratings import changes_text
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, RatingChange
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
-from workers import presenting
-from workers.publish import seat_name
 
 NOTICE_PREFIXES = ("notice.", "lobby.reply.")
 

@@ -19,11 +19,11 @@ from telegram_transcript import transcripts as phones
 
 from engine import get_game
 from service.callback import LobbyTap, pack, unpack
+from service.play.presenting import t
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import ActionRow, GameRow, OutboxRow, Seat
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
-from workers.presenting import t
 
 pytestmark = pytest.mark.e2e
 

@@ -1,5 +1,5 @@
 """Bot moves computed from the game's cached table and written only if the game is still at their seq
-(`workers.moves.play_bot`, `service.store.games.save_move_if_current`): the same rows as under the row lock, no
+(`service.play.bot_move.play_bot`, `service.store.games.save_move_if_current`): the same rows as under the row lock, no
 write when the game moved on, and no use of a table that a change outside the moves made stale."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import re
 import pytest
 from sqlalchemy import select, text
 
-from service import lobby
+from service.play import bot_move, lobby
+from service.play.queue import take_scheduled
+from service.play.state import Cached
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, Deadline, GameRow, OutboxRow, Seat
 from service.store.users import user_for
-from workers import moves
-from workers.queue import take_scheduled
 
 PACE = 3600.0  # the bots' moves wait in the schedule, and the test plays them
 
@@ -85,7 +85,7 @@ def _play_out(game_id: int) -> int:
     """Play the game's scheduled bot moves here until none is left; returns how many were applied."""
     applied = 0
     while waiting := take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id):
-        applied += sum(moves.play_bot(**kwargs).status == "applied" for kwargs in waiting)
+        applied += sum(bot_move.play_bot(**kwargs).status == "applied" for kwargs in waiting)
     return applied
 
 
@@ -94,7 +94,7 @@ def test_a_bot_game_on_cached_tables_writes_what_the_locking_path_writes(backbon
     played = _play_out(first)
     assert played > 10 and locks == [first]  # only the first move, after the start cached no table, locked
 
-    monkeypatch.setattr(moves.Cached, "table", lambda self: None)  # every move under the lock
+    monkeypatch.setattr(Cached, "table", lambda self: None)  # every move under the lock
     second = lobby.create_and_start("rec", "grp-locked", "cards", {}, [], 4, seed=5, bot_kind="random", bot_delay=PACE)
     assert _play_out(second) == played and locks.count(second) == played
 
@@ -118,12 +118,12 @@ def test_bot_moves_beside_a_person_set_the_deadlines_the_locking_path_sets(
                     break
                 deadline = s.scalars(select(Deadline).where(Deadline.game_id == game_id, Deadline.seat == 0)).one()
                 checked.append((alice.prompt_seq, deadline.seq, deadline.timing))
-            assert moves.play_bot(game_id, 0, alice.prompt_seq, by="timeout").status == "applied"  # alice's default
+            assert bot_move.play_bot(game_id, 0, alice.prompt_seq, by="timeout").status == "applied"  # alice's default
         return {**_written(game_id), "alice's deadlines": checked}
 
     cached = game("grp-a")
     cached_locks = len(locks)
-    monkeypatch.setattr(moves.Cached, "table", lambda self: None)
+    monkeypatch.setattr(Cached, "table", lambda self: None)
     locked = game("grp-b")
     assert len(locks) - cached_locks > cached_locks  # the first game took the cached path for some moves
     assert all(prompt == seq for prompt, seq, _ in cached["alice's deadlines"])
@@ -134,40 +134,40 @@ def test_bot_moves_beside_a_person_set_the_deadlines_the_locking_path_sets(
 def test_a_move_on_a_table_cached_before_the_game_moved_on_writes_nothing(backbone_pg, recording, locks):
     game_id = lobby.create_and_start("rec", "grp-race", "cards", {}, [], 4, seed=8, bot_kind="random", bot_delay=PACE)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
-    assert moves.play_bot(**task).status == "applied"  # under the lock: caches the table at seq 1
+    assert bot_move.play_bot(**task).status == "applied"  # under the lock: caches the table at seq 1
     old = get_sessions().get_state(game_id)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
-    assert moves.play_bot(**task).status == "applied" and len(locks) == 1  # on the cached table
+    assert bot_move.play_bot(**task).status == "applied" and len(locks) == 1  # on the cached table
     before = _written(game_id)
 
     get_sessions().put_state(game_id, *old)  # a cache one move behind (its writer was slow)
     redelivered = {**task, "seq": 1}
-    assert moves.play_bot(**redelivered).status == "stale"  # computed on the cache, refused by the database
+    assert bot_move.play_bot(**redelivered).status == "stale"  # computed on the cache, refused by the database
     assert _written(game_id) == before and len(locks) == 2
 
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
-    assert task["seq"] == 2 and moves.play_bot(**task).status == "applied"  # the cache is behind: under the lock
+    assert task["seq"] == 2 and bot_move.play_bot(**task).status == "applied"  # the cache is behind: under the lock
     assert len(locks) == 3 and _written(game_id)["game"][1] == 3
 
 
 def test_a_changed_name_makes_the_cached_table_stale_once_committed(backbone_pg, toy_game, recording, locks):
     game_id = lobby.create_and_start("rec", "grp-name", "toy", {"target": 40}, ["alice"], 2, seed=3, bot_delay=PACE)
-    assert moves.play_bot(game_id, 0, 0, by="timeout").status == "applied"  # alice's first turn
+    assert bot_move.play_bot(game_id, 0, 0, by="timeout").status == "applied"  # alice's first turn
     assert _play_out(game_id) >= 2  # the bots, on the table her move cached
-    assert moves.Cached.read(game_id).table() is not None
+    assert Cached.read(game_id).table() is not None
 
     with pytest.raises(RuntimeError), session_scope() as s:  # rolled back: nothing changed, nothing stale
         user_for(s, "rec", "alice", "Alicia")
         raise RuntimeError
-    assert moves.Cached.read(game_id).table() is not None
+    assert Cached.read(game_id).table() is not None
 
     with session_scope() as s:
         user_for(s, "rec", "alice", "Alicia")
-    assert moves.Cached.read(game_id).table() is None
+    assert Cached.read(game_id).table() is None
     with session_scope() as s:
         prompt = s.scalars(select(Seat.prompt_seq).where(Seat.game_id == game_id, Seat.seat == 0)).one()
     locked = len(locks)
-    assert moves.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
+    assert bot_move.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
     assert len(locks) == locked + 1
     with session_scope() as s:
         last = s.scalars(select(OutboxRow).where(OutboxRow.chat == "grp-name").order_by(OutboxRow.id.desc())).first()
@@ -181,8 +181,8 @@ def test_a_cached_table_is_the_table_the_lock_loads_as_plain_values(backbone_pg,
     import pickle
 
     game_id = lobby.create_and_start("rec", "grp-values", "toy", {"target": 40}, ["alice"], 2, seed=3, bot_delay=PACE)
-    assert moves.play_bot(game_id, 0, 0, by="timeout").status == "applied"  # under the lock: caches the table
-    cached = moves.Cached.read(game_id)
+    assert bot_move.play_bot(game_id, 0, 0, by="timeout").status == "applied"  # under the lock: caches the table
+    cached = Cached.read(game_id)
     _, snapshot = pickle.loads(cached.entry[1])
 
     def plain(value: object) -> bool:

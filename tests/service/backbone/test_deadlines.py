@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from service import lobby
+from service.play import lobby
+from service.play.scans import resume_stalled_bots, scan
 from service.sessions import reset_sessions
 from service.store import dispose_all, session_scope
 from service.store import games as game_rows
 from service.store.models import Deadline
 from tests.redis_dbs import flush_redis
-from workers.deadline_scan import resume_stalled_bots, scan
 
 
 def deadline_of(game_id: int, seat: int) -> Deadline | None:
@@ -54,7 +54,7 @@ def test_a_deadline_missed_while_everything_was_down_fires_on_the_first_scan(bac
 def test_timeout_in_a_response_window_passes(backbone_pg, toy_game, recording):
     game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
     from service.chat.base import Inbound
-    from service.dispatch import submit
+    from service.play.dispatch import submit
 
     data = [b.data for c in recording.sent("dm-alice") if c.buttons for row in c.buttons for b in row][-1]  # add:3
     submit(Inbound("rec", "dm-alice", "alice", "x1", "tap", text=data))
@@ -76,18 +76,18 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
 
     from service.callback import pack
     from service.chat.base import Inbound
-    from service.dispatch import submit
+    from service.play import hand_on
+    from service.play.dispatch import submit
     from service.store.models import GameRow, Seat, utcnow
-    from workers import moves
 
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
-    real_schedule = moves.schedule_bot
-    monkeypatch.setattr(moves, "schedule_bot", lambda *a, **k: None)  # the bot's move will be lost
+    real_schedule = hand_on.schedule_bot
+    monkeypatch.setattr(hand_on, "schedule_bot", lambda *a, **k: None)  # the bot's move will be lost
     with session_scope() as s:
         seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
     assert seq is not None  # ann's turn
     submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
-    monkeypatch.setattr(moves, "schedule_bot", real_schedule)
+    monkeypatch.setattr(hand_on, "schedule_bot", real_schedule)
     with session_scope() as s:
         before = len(game_rows.action_log(s, game_id))
     later = utcnow() + timedelta(seconds=30)

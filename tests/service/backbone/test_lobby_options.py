@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from service.callback import LobbyTap, unpack
-from service.dispatch import submit
+from service.play.dispatch import submit
 from service.store import session_scope
 from service.store.models import GameRow
 from tests.service.backbone.test_pipeline_local import command, tap

@@ -9,10 +9,10 @@ import zlib
 import pytest
 
 from service.chat.base import PermanentError, RateLimited, TransientError
+from service.delivery.senders import deliver_chat
 from service.settings import get_settings
 from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow
-from workers.delivery import deliver_chat
 
 CHAT, GROUP, GLOBAL = 0.1, 0.25, 0.005  # nine chats share the global rate: still below 1/CHAT
 
@@ -166,8 +166,8 @@ def test_message_ids_are_recorded_for_new_refs_and_replaced_for_known_ones(fixtu
 def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
     from datetime import timedelta
 
+    from service.play.scans import prune
     from service.store.models import ProcessedUpdate, utcnow
-    from workers.deadline_scan import prune
 
     old = utcnow() - timedelta(days=8)
     with session_scope() as s:
@@ -194,7 +194,7 @@ def test_a_process_without_the_platform_adapter_leaves_rows_waiting(rates):
 
 
 def test_a_shard_sender_drains_many_chats_in_order_while_some_wait_for_their_rate(rates, monkeypatch):
-    from workers.delivery import deliver_shard
+    from service.delivery.senders import deliver_shard
 
     monkeypatch.setenv("DELIVERY_SHARDS", "1")
     get_settings.cache_clear()
@@ -223,7 +223,7 @@ def test_a_failure_in_a_shard_batch_holds_back_only_its_chat(backbone_pg, record
     adapter's unexpected error. Chat a's second row is not tried before its first; chat b's row counts as a network
     error (kept, with the error's type and no more) while its other rows wait behind it; every row ends up sent once,
     in order per chat."""
-    from workers.delivery import deliver_shard
+    from service.delivery.senders import deliver_shard
 
     monkeypatch.setenv("DELIVERY_SHARDS", "1")
     get_settings.cache_clear()
@@ -256,7 +256,7 @@ def test_a_failure_in_a_shard_batch_holds_back_only_its_chat(backbone_pg, record
 def test_a_shard_batch_sends_to_its_chats_at_once_and_to_each_chat_in_turn(backbone_pg, recording, monkeypatch):
     """Sends that take time (a platform's API): the chats of one batch are sent to at once, while each chat has
     one send in flight at most, in order."""
-    from workers.delivery import deliver_shard
+    from service.delivery.senders import deliver_shard
 
     monkeypatch.setenv("DELIVERY_SHARDS", "1")
     get_settings.cache_clear()
@@ -292,8 +292,9 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     published at once without one)."""
     import json
 
+    from service.play import queue as work_queue
     from service.sessions import get_sessions
-    from workers import queue as work_queue
+    from workers import celery_queue
 
     monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
     monkeypatch.setenv("DELIVERY_SHARDS", "2")
@@ -301,7 +302,7 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
     get_settings.cache_clear()
     published: list[dict] = []
     monkeypatch.setattr(  # what goes to the broker now
-        work_queue, "_push", lambda jobs: published.extend({"task": task, **kwargs} for task, kwargs in jobs)
+        celery_queue, "_push", lambda jobs: published.extend({"task": task, **kwargs} for task, kwargs in jobs)
     )
     chats = [f"c{i}" for i in range(10)]
     with work_queue.handing_on():  # as a move asks: in one round trip
@@ -330,10 +331,10 @@ def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_
 
     from sqlalchemy import select
 
+    from service.delivery.senders import deliver_shard
     from service.store.models import User
     from service.store.outbox import shard_of
     from service.store.users import direct_chat_markers, user_for
-    from workers.delivery import deliver_shard
 
     player = "u1"
     with session_scope() as s:
@@ -342,7 +343,7 @@ def test_rows_queued_before_a_direct_chat_was_known_keep_their_order_with_later_
     monkeypatch.setenv("DELIVERY_SHARDS", str(shards))  # the marker and the chat in different shards
     get_settings.cache_clear()
     requested: list[str] = []
-    monkeypatch.setattr("workers.delivery.request_delivery", lambda platform, chat: requested.append(chat))
+    monkeypatch.setattr("service.delivery.senders.request_delivery", lambda platform, chat: requested.append(chat))
     with session_scope() as s:
         outbox.upsert_if_changed(s, "rec", marker, "panel:1:0", {"text": "v1"})
 
@@ -378,9 +379,9 @@ def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent
     the marker; the next move, a moment later, queues the newer panel for the chat itself, and it is sent first.
     When the marker's row then moves to the chat it is obsolete: dropped, not sent as an edit back to the old
     panel."""
+    from service.delivery.senders import deliver_shard
     from service.store.outbox import shard_of
     from service.store.users import user_for
-    from workers.delivery import deliver_shard
 
     monkeypatch.setenv("DELIVERY_SHARDS", "1")
     get_settings.cache_clear()
@@ -390,7 +391,7 @@ def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent
         outbox.enqueue(s, "rec", "@user:u7", "send", {"text": "your turn"})
     with session_scope() as s:
         outbox.upsert_if_changed(s, "rec", "dm-u7", "panel:1:2", {"text": "newer"})
-    monkeypatch.setattr("workers.delivery.request_delivery", lambda platform, chat: None)
+    monkeypatch.setattr("service.delivery.senders.request_delivery", lambda platform, chat: None)
     with get_engine().connect() as conn:  # the chat's own row goes first: the marker's waits for its pass
         first = outbox.pending_for_chat(conn, "rec", "dm-u7")
     assert [r.payload["text"] for r in first] == ["newer"]
@@ -407,8 +408,8 @@ def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent
 def test_a_batchs_edits_find_their_messages_ids_in_one_read_before_the_sends(backbone_pg, recording, monkeypatch):
     """The ids of the messages a shard's batch edits are read together (one Redis read, then one query for those
     Redis lost), outside the adapters' event loop; each edit targets its own chat's message."""
+    from service.delivery.senders import deliver_shard
     from service.sessions import get_sessions
-    from workers.delivery import deliver_shard
 
     monkeypatch.setenv("DELIVERY_SHARDS", "1")
     get_settings.cache_clear()

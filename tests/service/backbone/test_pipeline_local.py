@@ -5,10 +5,10 @@ from __future__ import annotations
 import itertools
 
 from engine import get_game
-from service import lobby
 from service.callback import unpack
 from service.chat.base import Inbound
-from service.dispatch import precheck, submit
+from service.play import lobby
+from service.play.dispatch import precheck, submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import ActionRow, GameRow, OutboxRow
@@ -128,7 +128,7 @@ def test_bot_delay_paces_the_bots(backbone_local, toy_game, recording):
     with session_scope() as s:
         times = [a.created for a in s.query(ActionRow).filter_by(game_id=game_id).order_by(ActionRow.seq)]
     assert len(times) >= 3
-    # the pace, give or take its jitter (`workers.queue.paced`): never quicker than that
+    # the pace, give or take its jitter (`service.play.queue.paced`): never quicker than that
     assert all((b - a).total_seconds() >= 0.05 * 0.8 for a, b in zip(times, times[1:], strict=False))
 
 
@@ -145,7 +145,7 @@ def test_a_player_is_told_in_a_message_when_a_decision_becomes_theirs(backbone_l
 
 def test_a_bots_pace_varies_within_its_jitter():
     """Exactly equal paces let the bots of many games fall into step behind a slow moment (see `paced`)."""
-    from workers.queue import PACE_JITTER, paced
+    from service.play.queue import PACE_JITTER, paced
 
     waits = [paced(2.0) for _ in range(200)]
     assert all(2.0 * (1 - PACE_JITTER) <= w <= 2.0 * (1 + PACE_JITTER) for w in waits)

@@ -6,14 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, update
 
-from service import lobby
-from service.dispatch import submit
+from service.play import bot_move, lobby
+from service.play import rating as rating_task
+from service.play.dispatch import submit
 from service.store import session_scope
 from service.store.models import GameRow, Rating, RatingChange, User
 from tests.service.backbone.test_pipeline_local import command
 from tests.service.backbone.test_real_games import seat_turns
-from workers import moves
-from workers import ratings as rating_task
 
 
 def _finish(game_id: int, winner: str | None, loyalty: list[str]) -> None:
@@ -79,7 +78,7 @@ def test_a_game_played_to_its_end_is_rated_by_the_move_that_ends_it(backbone_loc
     """Through the pipeline: alice's moves by timeout, the bots' in turn; the last move hands on the rating."""
     game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice"], 3, seed=11)
     for prompt in seat_turns(game_id):
-        assert moves.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
+        assert bot_move.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
     with session_scope() as s:
         game = s.get(GameRow, game_id)
         assert game.status == "finished" and game.result["winner"] in ("loyal", "evil")

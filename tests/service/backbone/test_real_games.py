@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from engine import get_game
-from service import lobby
 from service.chat.base import Inbound
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow

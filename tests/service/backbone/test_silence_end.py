@@ -8,12 +8,12 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from engine import get_game
-from service import lobby
+from service.play import lobby
+from service.play.publish import publish
 from service.render.i18n import t
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, GameRow, OutboxRow
-from workers.publish import publish
 
 GAME = get_game("cards")
 

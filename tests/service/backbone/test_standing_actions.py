@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import itertools
 
-from service import lobby
 from service.callback import pack, unpack
 from service.chat.base import Inbound
-from service.dispatch import precheck, submit
+from service.play import lobby
+from service.play.dispatch import precheck, submit
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow

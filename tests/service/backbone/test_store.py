@@ -58,7 +58,7 @@ def test_datetimes_come_back_aware_utc(fixture, request):
 
 def test_commands_are_refused_on_an_unmigrated_database(tmp_path, monkeypatch):
     from service.chat.base import Inbound
-    from service.dispatch import submit
+    from service.play.dispatch import submit
     from service.settings import get_settings
 
     monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'never-migrated.sqlite3'}")
@@ -96,7 +96,7 @@ def test_a_games_table_loads_in_a_fresh_process_before_any_other_orm_use(fixture
     import subprocess
     import sys
 
-    from service import lobby
+    from service.play import lobby
 
     settings = request.getfixturevalue(fixture)
     game_id = lobby.create_and_start("rec", "group-1", "cards", {}, ["alice", "bob"], 1, seed=3)
@@ -122,7 +122,7 @@ def test_a_connection_lost_during_a_move_leaves_the_pool(backbone_pg):
     from sqlalchemy import text
     from sqlalchemy.exc import DBAPIError
 
-    from service import lobby
+    from service.play import lobby
     from service.store import get_engine
     from service.store.games import lock_with_table
 
@@ -167,7 +167,7 @@ def test_a_database_error_quotes_no_row_values_in_its_message(backbone_pg):
     write)."""
     import traceback
 
-    from service import lobby
+    from service.play import lobby
     from service.store.games import lock_with_table, save_move
 
     secret = "HAND: Excalibur, Grail, Morgan"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from service.chat.base import Button
-from service.dispatch import ADMIN_FLAG
 from service.matrix import inbound, numbered
 from service.matrix.choices import KEEP_MENUS, ChoiceMaps
+from service.play.dispatch import ADMIN_FLAG
 from service.sessions import MemorySessions
 
 

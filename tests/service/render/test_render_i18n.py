@@ -143,7 +143,7 @@ def test_card_names_come_from_the_seeds():
 
 
 def test_notices_named_by_precheck_answers_exist():
-    """Gateways build `notice.<reason>` from `service.dispatch.precheck` answers (`over` is `game_over`)."""
+    """Gateways build `notice.<reason>` from `service.play.dispatch.precheck` answers (`over` is `game_over`)."""
     for reason in ("expired", "not_seated", "malformed", "game_over", "silence_no_power", "silence_no_rights"):
         for lang in LANGS:
             assert i18n.has(f"notice.{reason}", lang), (lang, reason)

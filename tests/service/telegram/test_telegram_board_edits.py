@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fake_bot_api import FakeBotApi
 
+from service.delivery.senders import deliver_chat
 from service.store import outbox, session_scope
-from workers.delivery import deliver_chat
 
 
 def queue_boards(chat: str, texts: list[str]) -> None:

@@ -11,9 +11,9 @@ import pytest
 from fake_bot_api import FakeBotApi
 from telegram_gateway_runner import GatewayThread
 
-from service import dispatch
 from service.callback import pack, pack_lobby
 from service.chat.base import Button, Inbound
+from service.play import dispatch
 from service.render import i18n
 from service.sessions import MemorySessions, get_sessions
 from service.telegram.adapter import TelegramAdapter, user_key

@@ -10,14 +10,14 @@ from fake_bot_api import FakeBotApi
 from telegram import MessageEntity
 from telegram.error import BadRequest
 
-from service import lobby
+from service.play import lobby
+from service.play.scans import scan
 from service.sessions import MemorySessions
 from service.store import session_scope
 from service.store.models import Deadline
 from service.store.users import user_for
 from service.telegram.adapter import TelegramAdapter
 from service.telegram.mentions import mention_entities
-from workers.deadline_scan import scan
 
 DRAGON = "Zoë 🐉 Łucja"  # non-ASCII letters and an emoji outside the BMP (two UTF-16 code units)
 

@@ -10,10 +10,10 @@ from sqlalchemy import func, select
 from telegram_gateway_runner import GatewayThread
 from test_telegram_gateway import RecordingBackbone
 
-from service import lobby
 from service.callback import Choice, unpack
 from service.chat.base import Inbound
-from service.dispatch import submit
+from service.play import lobby
+from service.play.dispatch import submit
 from service.sessions import get_sessions
 from service.store import outbox, session_scope
 from service.store.chats import move_chat

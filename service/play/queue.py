@@ -1,4 +1,8 @@
-"""How work is handed on: to Celery when a broker is configured, else run in this process, in order.
+"""How work is handed on: the application's queue interface.
+
+Jobs are named (`service.jobs.JOBS`). Without a broker they run in this process, in order (`InProcess`); with one
+(`CELERY_BROKER_URL`) they go to the installed `Broker` (`workers.celery_queue`). The composition root
+(`service.compose.wire`) installs both; the settings choose between them at each call, as they say where to go.
 
 The in-process mode drains a FIFO in a loop instead of recursing, so an all-bot game of hundreds of moves
 (each move enqueuing the next) runs in constant stack depth.
@@ -17,16 +21,93 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
+from service.sessions import get_sessions
 from service.settings import get_settings
+from service.store.outbox import shard_of
 
 _local = threading.local()
-TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `workers.metrics`
+TIMED = ("play", "play_bot", "noop")  # stamped with `enqueued_at` for `service.play.metrics`
 COALESCE_TTL = 30.0  # a lost deliver task blocks new ones at most this long (the beat's sweep also recovers)
 PACE_JITTER = 0.2
+
+Job = Callable[..., Any]
+Jobs = Mapping[str, Job]
+
+
+class DeliveryConsumer(Protocol):
+    """A gateway's consumer of its platform's deliveries, with a broker (`workers.deliveries`)."""
+
+    def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class Broker(Protocol):
+    """Where jobs go when a broker is configured: the Celery implementation is `workers.celery_queue.CeleryQueue`."""
+
+    def publish(self, task: str, kwargs: dict[str, Any], countdown: float | None = None) -> None:
+        """Hand on one job, now or after `countdown` seconds."""
+
+    def publish_together(self, jobs: list[tuple[str, dict[str, Any]]]) -> None:
+        """Hand on jobs together (their messages in one round trip)."""
+
+    def consume_deliveries(self, platform: str) -> DeliveryConsumer:
+        """A consumer of the platform's deliveries, for its gateway's process."""
+
+
+class InProcess:
+    """Runs jobs in this process, in order, before `enqueue` returns (the mode without a broker)."""
+
+    def __init__(self, jobs: Jobs) -> None:
+        self.jobs = jobs
+
+    def run(self, task: str, kwargs: dict[str, Any], countdown: float | None = None) -> None:
+        jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)
+        if jobs is not None:  # already draining in this thread: append, the loop below picks it up
+            jobs.append((task, countdown, kwargs))
+            return
+        _local.jobs = jobs = deque([(task, countdown, kwargs)])
+        try:
+            while jobs:
+                name, delay, kw = jobs.popleft()
+                if delay:
+                    threading.Event().wait(delay)
+                self.jobs[name](**kw)
+        finally:
+            _local.jobs = None
+
+
+_in_process: InProcess | None = None
+_broker_factory: Callable[[], Broker] | None = None
+_broker: Broker | None = None
+
+
+def install(jobs: Jobs, broker: Callable[[], Broker] | None = None) -> None:
+    """Put the jobs in place for in-process runs, and how to make the broker (called once, when first needed: a
+    process that never uses a broker never loads Celery)."""
+    global _in_process, _broker_factory, _broker
+    _in_process = InProcess(jobs)
+    _broker_factory, _broker = broker, None
+
+
+def in_process() -> InProcess:
+    if _in_process is None:
+        raise RuntimeError("no jobs installed: call service.compose.wire() first (the camelot command does)")
+    return _in_process
+
+
+def broker() -> Broker:
+    """The installed broker (CELERY_BROKER_URL is set)."""
+    global _broker
+    if _broker is None:
+        if _broker_factory is None:
+            raise RuntimeError("CELERY_BROKER_URL is set but no broker is installed: call service.compose.wire()")
+        _broker = _broker_factory()
+    return _broker
 
 
 def paced(seconds: float) -> float:
@@ -38,9 +119,7 @@ def paced(seconds: float) -> float:
 
 
 def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
-    """Run task `task` (a name in `workers.tasks.TASKS`) with `kwargs`, now or after `countdown` seconds."""
-    from workers import tasks
-
+    """Run job `task` (a name in `service.jobs.JOBS`) with `kwargs`, now or after `countdown` seconds."""
     settings = get_settings()
     if countdown and settings.celery_broker_url and settings.redis_url:
         schedule(task, countdown, kwargs)
@@ -52,73 +131,9 @@ def enqueue(task: str, countdown: float | None = None, **kwargs: Any) -> None:
         if later is not None and not countdown:
             later.append((task, kwargs))
         else:
-            _publish(task, kwargs, countdown)
+            broker().publish(task, kwargs, countdown)
         return
-    jobs: deque[tuple[str, float | None, dict[str, Any]]] | None = getattr(_local, "jobs", None)
-    if jobs is not None:  # already draining in this thread: append, the loop below picks it up
-        jobs.append((task, countdown, kwargs))
-        return
-    _local.jobs = jobs = deque([(task, countdown, kwargs)])
-    try:
-        while jobs:
-            name, delay, kw = jobs.popleft()
-            if delay:
-                threading.Event().wait(delay)
-            tasks.RUNNERS[name](**kw)
-    finally:
-        _local.jobs = None
-
-
-def _publish(task: str, kwargs: dict[str, Any], countdown: float | None = None, producer: Any = None) -> None:
-    from workers import tasks
-    from workers.app import configure
-
-    configure()
-    if not countdown and _on_redis():
-        _push([(task, kwargs)])
-        return
-    tasks.TASKS[task].apply_async(
-        kwargs=kwargs,
-        countdown=countdown,
-        queue=queue_of(task, kwargs),
-        argsrepr="()",
-        kwargsrepr=shown(kwargs),
-        producer=producer,
-    )
-
-
-def _publish_together(jobs: list[tuple[str, dict[str, Any]]]) -> None:
-    """Publish tasks to the broker together: their messages sent in one round trip."""
-    if _on_redis():
-        _push(jobs)
-        return
-    if len(jobs) == 1:
-        _publish(*jobs[0])
-        return
-    from workers.app import configure
-
-    with configure().producer_or_acquire() as producer, producer.batch():
-        for task, kwargs in jobs:
-            _publish(task, kwargs, producer=producer)
-
-
-def _on_redis() -> bool:
-    """Whether the broker is Redis, whose messages `workers.messages` builds (others go through `apply_async`)."""
-    from workers.broker import is_redis
-
-    return is_redis(get_settings().celery_broker_url)
-
-
-def _push(jobs: list[tuple[str, dict[str, Any]]]) -> None:
-    from workers import messages, tasks
-    from workers.app import configure
-
-    default = configure().conf.task_default_queue
-    built = []
-    for task, kwargs in jobs:
-        queue = queue_of(task, kwargs) or default
-        built.append((queue, messages.message(tasks.TASKS[task].name, kwargs, queue, shown(kwargs))))
-    messages.push(get_settings().celery_broker_url or "", built)
+    in_process().run(task, kwargs, countdown)
 
 
 @contextmanager
@@ -129,8 +144,6 @@ def handing_on() -> Iterator[None]:
     if getattr(_local, "later", None) is not None:  # nested: the outer block hands on
         yield
         return
-    from service.sessions import get_sessions
-
     _local.later = later = []
     try:
         with get_sessions().pipelined():
@@ -138,23 +151,11 @@ def handing_on() -> Iterator[None]:
     finally:
         _local.later = None
     if later:
-        _publish_together(later)
-
-
-def queue_of(task: str, kwargs: dict[str, Any]) -> str | None:
-    """The Celery queue for a task: deliveries go to their platform's own (`delivery_queue`), which that platform's
-    gateway process consumes (`service.chat.deliveries`); the rest to the default queue (None), `camelot worker`'s."""
-    return delivery_queue(kwargs["platform"]) if task == "deliver" else None
-
-
-def delivery_queue(platform: str) -> str:
-    return f"deliver.{platform}"
+        broker().publish_together(later)
 
 
 def schedule(task: str, countdown: float, kwargs: dict[str, Any]) -> None:
     """Publish `task` in `countdown` seconds (see the module's docstring)."""
-    from service.sessions import get_sessions
-
     get_sessions().schedule(*due_entry(task, countdown, kwargs))
 
 
@@ -175,8 +176,6 @@ def unschedule_moves(game_ids: set[int]) -> int:
 
 def take_scheduled(wanted: Callable[[str, dict[str, Any]], bool]) -> list[dict[str, Any]]:
     """Take the scheduled tasks that `wanted(task, kwargs)` picks out of the schedule; returns their arguments."""
-    from service.sessions import get_sessions
-
     sessions = get_sessions()
     taken = [
         (member, item["kwargs"])
@@ -187,23 +186,11 @@ def take_scheduled(wanted: Callable[[str, dict[str, Any]], bool]) -> list[dict[s
     return [kwargs for _, kwargs in taken]
 
 
-def shown(kwargs: dict[str, Any]) -> str:
-    """What Celery logs and reports of a task's arguments (`kwargsrepr`): a player's choice (the action code, the
-    button data) can be secret, e.g. a card discarded face down, so it is masked."""
-    cmd = kwargs.get("cmd")
-    if not isinstance(cmd, dict):
-        return repr(kwargs)
-    return repr({**kwargs, "cmd": {k: ("***" if k in ("code", "text") and v else v) for k, v in cmd.items()}})
-
-
 def request_delivery(platform: str, chat: str) -> None:
     """Ask for the chat's outbox to be sent. With a broker the chat's shard is asked (`service.store.outbox.shard_of`),
     and requests coalesce: while one deliver task for the shard waits in the queue, more are not added (it clears
     the mark when it starts, then reads every row committed before)."""
     if get_settings().celery_broker_url:
-        from service.sessions import get_sessions
-        from service.store.outbox import shard_of
-
         settings = get_settings()
         shard = shard_of(chat)
         mark = delivery_mark(platform, shard)

@@ -1,5 +1,5 @@
-"""`camelot bench moves`: the worker's move alone (`workers.moves.play_bot`), in this process, against PostgreSQL
-and Redis, without Celery.
+"""`camelot bench moves`: the worker's move alone (`service.play.bot_move.play_bot`), in this process, against
+PostgreSQL and Redis, without Celery.
 
 The pipeline benchmark measures the whole path, where Celery's share and the host's noise are large; this one
 measures what a move itself costs (locking the game, loading its state, the engine, rendering, the write, handing
@@ -15,14 +15,15 @@ from __future__ import annotations
 import argparse
 import time
 
-from workers import bench
+from bench import harness
+from service import compose
 
 PACE = 3600.0  # seconds: the bench games' bots never move on their own during the run
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="camelot bench moves")
-    bench.add_game_arguments(p)
+    harness.add_game_arguments(p)
     p.add_argument("--games", type=int, default=300, help="games, each playing one move per round")
     p.add_argument("--rounds", type=int, default=3, help="measured rounds (after one warm-up round)")
     return p.parse_args(argv)
@@ -31,15 +32,14 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 def moves(argv: list[str] | None = None) -> dict[str, float]:
     """Run the benchmark, print the figures, and return them."""
     args = _parse(argv or [])
-    bench._configure(args)
-    from engine.bench import reference_cpu_seconds
-    from service import lobby
+    harness.configure(args)
+    from bench.engine import reference_cpu_seconds
+    from service.play import bot_move, lobby
+    from service.play.queue import take_scheduled, unschedule_moves
     from service.store import migrate
-    from workers import moves as move_path
-    from workers.queue import take_scheduled, unschedule_moves
 
     migrate()
-    bench._vacuum()
+    harness.vacuum()
     run = str(int(time.time()))
     ids = {
         lobby.create_and_start(
@@ -48,20 +48,20 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
         )
         for n in range(args.games)
     }
-    bench.analyze()
+    harness.analyze()
     played = 0
     cpu = wall = 0.0
     used = {"postgres": 0.0, "redis": 0.0}
     try:
         for round_ in range(args.rounds + 1):
             waiting = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] in ids)
-            before, started, cpu_before = bench._cpu_seconds(), time.perf_counter(), time.process_time()
-            statuses = [move_path.play_bot(**kwargs).status for kwargs in waiting]
+            before, started, cpu_before = harness.cpu_seconds(), time.perf_counter(), time.process_time()
+            statuses = [bot_move.play_bot(**kwargs).status for kwargs in waiting]
             if round_ == 0:
                 continue
             wall += time.perf_counter() - started
             cpu += time.process_time() - cpu_before
-            after = bench._cpu_seconds()
+            after = harness.cpu_seconds()
             for key in used:
                 used[key] += after[key] - before[key]
             played += statuses.count("applied")
@@ -69,7 +69,7 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
         # their moves, and the deliveries they asked for (no sender runs here: the outbox rows go with the games)
         unschedule_moves(ids)
         take_scheduled(lambda task, kw: task == "deliver" and kw.get("platform") == "bench")
-        bench._cleanup(run)
+        harness.cleanup(run)
     reference = reference_cpu_seconds()
     per = 1000 / max(1, played)
     f = {
@@ -101,4 +101,5 @@ def moves(argv: list[str] | None = None) -> dict[str, float]:
 if __name__ == "__main__":
     import sys
 
+    compose.wire()
     moves(sys.argv[1:])

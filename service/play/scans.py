@@ -12,16 +12,16 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
+from service.play import presenting
+from service.play.hand_on import resume_checked
+from service.play.publish import direct_chat_of
+from service.play.queue import enqueue, request_delivery
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, OutboxRow, ProcessedUpdate, utcnow
-from workers import presenting
-from workers.moves import resume_checked
-from workers.publish import direct_chat_of
-from workers.queue import enqueue, request_delivery
 
 
 def left_text(seconds: float) -> str:

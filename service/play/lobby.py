@@ -2,7 +2,7 @@
 
 A lobby is a `games` row with status "lobby"; its id is the game id. One open lobby or game per chat.
 Every function is one transaction; it updates the lobby message (edited in place) through the outbox and
-returns a status word ("ok", "full", "not_creator", …) that `service.dispatch` turns into a reply.
+returns a status word ("ok", "full", "not_creator", …) that `service.play.dispatch` turns into a reply.
 `create_and_start` seats given users and bots and starts at once (the terminal game, benchmarks, tournaments).
 """
 
@@ -16,8 +16,12 @@ from sqlalchemy.orm import Session
 import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
+from service.play.hand_on import after_commit
+from service.play.publish import publish
+from service.play.queue import request_delivery
 from service.render.i18n import available_languages, normalize
 from service.render.lobby import lobby_message
+from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -166,8 +170,6 @@ def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
             return started
         chat = s.get(Chat, game.chat_id)
         _show(s, game, chat)
-    from workers.moves import after_commit
-
     after_commit(game, started[0], started[1])
     _deliver(chat.platform, chat.platform_id)
     return "ok"
@@ -188,8 +190,6 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
             game.silence = False
             outbox.enqueue(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
         _show(s, game, chat)
-    from service.sessions import get_sessions
-
     get_sessions().forget_game(game_id)
     _deliver(chat.platform, chat.platform_id)
     return "ok"
@@ -237,8 +237,6 @@ def create_and_start(
         started = _start(s, game)
         if isinstance(started, str):
             raise ValueError(f"cannot start {kind} with {config}: {started}")
-    from workers.moves import after_commit
-
     after_commit(game, started[0], started[1], first_delay)
     return game.id
 
@@ -265,8 +263,6 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
 
 def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
     """Seat bots, build the first state and publish it; a status word if the table cannot start."""
-    from workers.publish import publish
-
     engine_game = get_game(game.kind)
     seats = game_rows.seats_of(s, game.id)
     table = max(game.options.get("players", len(seats)), len(seats)) if game.options.get("bots") else len(seats)
@@ -331,6 +327,4 @@ def _variant_value(value: str) -> Any:
 
 
 def _deliver(platform: str, chat: str) -> None:
-    from workers.queue import request_delivery
-
     request_delivery(platform, chat)

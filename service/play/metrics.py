@@ -1,6 +1,6 @@
 """Round-trip timings of tasks (enqueue → done), kept in Redis lists capped at `KEEP` (in memory without Redis).
 
-`workers.queue` stamps play, play_bot and noop tasks with `enqueued_at`; a move records the time from then until
+`service.play.queue` stamps play, play_bot and noop tasks with `enqueued_at`; a move records the time from then until
 its transaction committed (`Outcome.committed_at`), a no-op until it runs. The benchmark reads these lists;
 operators can too.
 """

@@ -5,14 +5,13 @@ run, a bare Celery no-op task's round trip and throughput, with the ratios. The 
 the games (each task enqueues the next), as many chains as games, so both see the same queue depth.
 Needs PostgreSQL and Redis: `--database-url`/`--redis-url` or the settings (DATABASE_URL, REDIS_URL).
 Bench games live in chats named `bench-<run>-<n>` on the null platform "bench" and are deleted afterwards. Their
-messages are sent by a process of their own, as a gateway's are (`service.chat.deliveries`), through a null adapter
+messages are sent by a process of their own, as a gateway's are (`workers.deliveries`), through a null adapter
 (`--send-latency`: how long each send takes); its CPU time counts as the worker's.
 """
 
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import signal
 import subprocess
@@ -20,24 +19,15 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import select, update
 
-DEFAULT_DB = "postgresql://postgres@127.0.0.1:5432/test"
-DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
-
-
-def add_game_arguments(p: argparse.ArgumentParser) -> None:
-    """The options both pipeline benchmarks share: what the bench games are, and where they are kept."""
-    p.add_argument("--game", default="cards", help="cards or board")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bot", default="random", help="bot kind of the seats: random or heuristic")
-    p.add_argument("--database-url", default=None, help=f"default: DATABASE_URL if PostgreSQL, else {DEFAULT_DB}")
-    p.add_argument("--redis-url", default=None, help=f"default: REDIS_URL, else {DEFAULT_REDIS}")
+from bench import harness
+from service import compose
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="camelot bench pipeline")
-    add_game_arguments(p)
+    harness.add_game_arguments(p)
     p.add_argument("--games", type=int, default=1000, help="concurrent bot games")
     p.add_argument("--rate", type=float, default=300.0, help="offered moves/s over all games (sets the bots' pace)")
     p.add_argument("--seconds", type=float, default=20.0, help="measuring window of each phase")
@@ -73,27 +63,13 @@ def _worker_layout(args: argparse.Namespace) -> argparse.Namespace:
     return args
 
 
-def _configure(args: argparse.Namespace) -> None:
-    """Point this process (and the worker it starts) at PostgreSQL and Redis, with the Redis broker."""
-    from service.sessions import reset_sessions
-    from service.settings import get_settings
-    from service.store import dispose_all
-
-    current = get_settings()
-    db = args.database_url or (current.database_url if current.database_url.startswith("postgres") else DEFAULT_DB)
-    redis_url = args.redis_url or current.redis_url or DEFAULT_REDIS
-    os.environ.update(DATABASE_URL=db, REDIS_URL=redis_url, CELERY_BROKER_URL=redis_url)
-    get_settings.cache_clear()
-    reset_sessions()
-    dispose_all()
-
 
 def _start(*role: str) -> subprocess.Popen:
     """Start one of the benchmark's processes (`--serve-worker …` or `--serve-deliveries …`) in its own process
     group, whose CPU time counts as the worker's."""
-    cmd = [sys.executable, "-m", "workers.bench", *role]
+    cmd = [sys.executable, "-m", "bench.pipeline", *role]
     proc = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _worker_groups.add(proc.pid)
+    harness.worker_groups.add(proc.pid)
     return proc
 
 
@@ -123,14 +99,14 @@ def _serve_worker(concurrency: int, pool: str) -> None:
 
 
 def _serve_deliveries(latency: float) -> None:
-    """The deliveries process, as a gateway's (`service.chat.deliveries`): a null adapter for platform "bench"
+    """The deliveries process, as a gateway's (`workers.deliveries`): a null adapter for platform "bench"
     whose sends take `latency` seconds each, consuming that platform's delivery queue until SIGTERM."""
     import asyncio
     import threading
 
     from service.chat import registry
-    from service.chat.deliveries import DeliveryConsumer
     from service.chat.recording import RecordingAdapter
+    from workers.deliveries import DeliveryConsumer
 
     class NullAdapter(RecordingAdapter):
         def _record(self, method: str, chat: str, **kw: object) -> str:
@@ -152,52 +128,20 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-_worker_groups: set[int] = set()
-
-
-def _cpu_seconds() -> dict[str, float]:
-    """CPU seconds used so far by the benchmark's worker (its process group), PostgreSQL and Redis, read from
-    /proc (empty elsewhere). Work per move in CPU time holds on a busy machine where rates and latencies do not."""
-    used = {"worker": 0.0, "postgres": 0.0, "redis": 0.0}
-    for stat in glob.glob("/proc/[0-9]*/stat"):
-        try:
-            with open(stat) as f:
-                raw = f.read()
-        except OSError:
-            continue
-        name, fields = raw[raw.find("(") + 1 : raw.rfind(")")], raw[raw.rfind(")") + 2 :].split()
-        key = "worker" if int(fields[2]) in _worker_groups else next((k for k in used if name.startswith(k)), None)
-        if key:
-            used[key] += (int(fields[11]) + int(fields[12])) / _TICK
-    return used
-
-
-def _machine_ticks() -> tuple[int, int, int]:
-    """(busy, steal, total) clock ticks of all CPUs so far, from /proc/stat ((0, 0, 0) elsewhere)."""
-    try:
-        with open("/proc/stat") as f:
-            fields = [int(v) for v in f.readline().split()[1:]]
-    except OSError:
-        return 0, 0, 0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
-    steal = fields[7] if len(fields) > 7 else 0
-    return sum(fields[:8]) - idle - steal, steal, sum(fields[:8])
-
 
 def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], dict[str, float]]:
     """After the warm-up, the rate and round trips of task `name` over the measuring window, and the CPU
     milliseconds spent per task by the worker, PostgreSQL and Redis; also how busy the whole machine was
     ("machine_busy", "machine_steal": fractions of all its CPUs), to tell saturation and a noisy host apart."""
-    from workers import metrics
+    from service.play import metrics
 
     time.sleep(args.warmup)
     metrics.reset(name)
-    before, ticks_before = _cpu_seconds(), _machine_ticks()
+    before, ticks_before = harness.cpu_seconds(), harness.machine_ticks()
     started = time.monotonic()
     time.sleep(args.seconds)
     values = metrics.read(name)
-    after, ticks_after = _cpu_seconds(), _machine_ticks()
+    after, ticks_after = harness.cpu_seconds(), harness.machine_ticks()
     per_task = {k: (after[k] - before[k]) * 1000 / max(1, len(values)) for k in after}
     busy, steal, total = (a - b for a, b in zip(ticks_after, ticks_before, strict=True))
     per_task.update(machine_busy=busy / max(1, total), machine_steal=steal / max(1, total))
@@ -205,7 +149,7 @@ def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], di
 
 
 def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float], dict[str, float]]:
-    from workers.queue import enqueue
+    from service.play.queue import enqueue
 
     until = time.time() + args.warmup + args.seconds + 1.0
     with ThreadPoolExecutor(8) as pool:
@@ -223,7 +167,7 @@ def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[fl
 def _game_phase(
     args: argparse.Namespace, run: str, games: int, delay: float
 ) -> tuple[float, list[float], dict[str, float]]:
-    from service import lobby
+    from service.play import lobby
 
     def create(n: int) -> int:
         return lobby.create_and_start(
@@ -241,7 +185,7 @@ def _game_phase(
 
     with ThreadPoolExecutor(8) as pool:
         ids = list(pool.map(create, range(games)))
-    analyze()
+    harness.analyze()
     sent_before = _messages("sent")
     result = _window("move", args)
     result[2]["sends_per_s"] = (_messages("sent") - sent_before) / (args.warmup + args.seconds)
@@ -263,9 +207,9 @@ def _messages(status: str) -> int:
 
 
 def _stop_games(ids: list[int]) -> None:
+    from service.play.queue import unschedule_moves
     from service.store import session_scope
     from service.store.models import GameRow
-    from workers.queue import unschedule_moves
 
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id.in_(ids), GameRow.status == "active").values(status="aborted"))
@@ -274,31 +218,6 @@ def _stop_games(ids: list[int]) -> None:
     unschedule_moves(set(ids))
     _purge()
 
-
-def _vacuum() -> None:
-    """Clear the dead rows earlier runs left (their games are deleted), so that every run starts on a database in
-    the same shape: a PostgreSQL without autovacuum, as on the test machine, keeps them (after a few dozen runs
-    the outbox held 330,000 dead rows, 118 MB)."""
-    _on_tables("VACUUM (ANALYZE)")
-
-
-def analyze() -> None:
-    """Statistics of the tables as they are now, with the games in them, as autovacuum's ANALYZE would keep them on
-    a server with it on (this one runs without). Planned with the statistics of the empty tables `_vacuum` left,
-    the lock's join scanned a whole index of games and the whole seats table on every move: 1.9-2.2 ms of
-    PostgreSQL per move (pg_stat_statements), against 0.2 ms for the move's write."""
-    _on_tables("ANALYZE")
-
-
-def _on_tables(command: str) -> None:
-    """Run a maintenance command (outside a transaction, as VACUUM needs) on every table of the service."""
-    from sqlalchemy import text
-
-    from service.store import get_engine
-    from service.store.models import Base
-
-    with get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        conn.execute(text(f"{command} " + ", ".join(Base.metadata.tables)))
 
 
 def _purge() -> None:
@@ -314,24 +233,6 @@ def _drain() -> None:
     _purge()
 
 
-def _cleanup(run: str) -> None:
-    """Delete the run's games, chats and outbox, and what Redis keeps of them (cached states, message ids)."""
-    from service.sessions import get_sessions
-    from service.store import session_scope
-    from service.store.models import Chat, GameRow, OutboxRow, SentMessage
-
-    with session_scope() as s:
-        chat_ids = select(Chat.id).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%"))
-        game_ids = list(s.scalars(select(GameRow.id).where(GameRow.chat_id.in_(chat_ids))))
-        s.execute(delete(GameRow).where(GameRow.chat_id.in_(chat_ids)))
-        s.execute(delete(OutboxRow).where(OutboxRow.platform == "bench"))
-        s.execute(delete(SentMessage).where(SentMessage.platform == "bench"))
-        s.execute(delete(Chat).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%")))
-    sessions = get_sessions()
-    for game_id in game_ids:
-        sessions.forget_game(game_id)
-    sessions.forget_messages("bench")
-
 
 def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     """Run the benchmark, print the figures, and return them.
@@ -341,12 +242,12 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     Capacity phase: games and no-op chains back to back (no waiting): the most moves/s and tasks/s.
     """
     args = _parse(argv or [])
-    _configure(args)
-    from engine.bench import reference_cpu_seconds
+    harness.configure(args)
+    from bench.engine import reference_cpu_seconds
     from service.store import migrate
 
     migrate()
-    _vacuum()
+    harness.vacuum()
     run = str(int(time.time()))
     delay = args.games / args.rate
     reference_start = reference_cpu_seconds() * 1000
@@ -366,7 +267,7 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
             os.killpg(worker.pid, signal.SIGTERM)
         for worker in workers:
             worker.wait(30)
-        _cleanup(run)
+        harness.cleanup(run)
     f = {
         "reference_ms": reference_cpu_seconds() * 1000,
         "reference_start_ms": reference_start,
@@ -463,6 +364,7 @@ def noisy_host(f: dict[str, float]) -> str:
 
 
 if __name__ == "__main__":
+    compose.wire()
     if len(sys.argv) == 4 and sys.argv[1] == "--serve-worker":
         _serve_worker(int(sys.argv[2]), sys.argv[3])
     elif len(sys.argv) == 3 and sys.argv[1] == "--serve-deliveries":

@@ -1,4 +1,4 @@
-"""Lobby commands and lobby taps (the `command` task): translate them to `service.lobby` calls and answer.
+"""Lobby commands and lobby taps (the `command` task): translate them to `service.play.lobby` calls and answer.
 
 Failures are answered in the chat the command came from; successes show in the lobby message itself.
 """
@@ -8,17 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service import lobby, ratings
-from service.dispatch import ADMIN_FLAG
-from service.render.lobby import LOBBY_VARIANTS, tr
+from service import ratings
+from service.play import lobby, presenting
+from service.play.dispatch import ADMIN_FLAG
+from service.play.queue import request_delivery
+from service.play.state import load_state
+from service.render.lobby import LOBBY_VARIANTS, lobby_message, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
-from workers import presenting
-from workers.moves import load_state
-from workers.queue import request_delivery
 
 SET_VERBS = ("players", "bots", "game", "lang", "turn", "response", *LOBBY_VARIANTS)
 TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)
@@ -128,8 +128,6 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
         if game is None:
             return "no_game"
         if game.status == "lobby":
-            from service.render.lobby import lobby_message
-
             text, _ = lobby_message(lobby.lobby_view(s, game), game.language)
         else:
             users = game_rows.seat_users(s, game.id)

@@ -1,10 +1,12 @@
-"""A gateway's own Celery consumer of its platform's deliveries, used when there is a broker.
+"""A gateway's own Celery consumer of its platform's deliveries, used when there is a broker (the gateway asks the
+installed broker for it: `service.play.queue.Broker.consume_deliveries`).
 
-With a broker, each platform's deliver tasks go to a queue named after the platform (`workers.queue.queue_of`),
-which only that platform's gateway process consumes; `camelot worker` consumes the default queue, where moves are.
-Sending is mostly waiting on the platform's API (tens to hundreds of milliseconds a call): in the worker's pool it
-held the processes that apply moves (measured with `camelot bench pipeline --send-latency 0.05`: 100 moves/s
-offered got 31 moves/s and 15 s round trips). Matrix has a second reason: only its gateway holds the end-to-end keys.
+With a broker, each platform's deliver tasks go to a queue named after the platform
+(`workers.celery_queue.queue_of`), which only that platform's gateway process consumes; `camelot worker` consumes
+the default queue, where moves are. Sending is mostly waiting on the platform's API (tens to hundreds of
+milliseconds a call): in the worker's pool it held the processes that apply moves (measured with `camelot bench
+pipeline --send-latency 0.05`: 100 moves/s offered got 31 moves/s and 15 s round trips). Matrix has a second reason:
+only its gateway holds the end-to-end keys.
 
 The consumer is a Celery worker in a thread of the gateway process, with a thread per delivery shard (each task
 calls the adapter the gateway registered, as in-process delivery does): shards send in parallel, as they did from
@@ -19,32 +21,19 @@ import asyncio
 import socket
 import threading
 
-import redis
 import structlog
 from celery.platforms import EX_OK
 from celery.worker import state
 
-from service.sessions.redis_backend import P
 from service.settings import get_settings
 from workers.app import configure
-from workers.queue import delivery_queue
 
 log = structlog.get_logger(__name__)
 
 
-def release_stale_locks(platform: str) -> int:
-    """Drop the platform's delivery locks (`workers.delivery`) a killed predecessor of this gateway left behind:
-    SIGKILL runs no `finally`, and they would hold up its messages until they expire (two minutes). Safe at
-    start-up because this gateway is the platform's only sender. Returns how many there were."""
-    url = get_settings().redis_url
-    if not url:
-        return 0  # in-memory sessions: the locks died with the process
-    client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(f"{P}lock:deliver:{platform}:*"))
-    if keys:
-        client.delete(*keys)
-        log.info("deliveries.stale_locks_released", platform=platform, count=len(keys))
-    return len(keys)
+def delivery_queue(platform: str) -> str:
+    """The Celery queue of a platform's deliver tasks."""
+    return f"deliver.{platform}"
 
 
 class DeliveryConsumer:

@@ -7,6 +7,8 @@ seq its buttons carry does not count: an unchanged prompt keeps its `prompt_seq`
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,14 +16,17 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
+from service.play import presenting
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
+from service.store import games as game_rows
 from service.store import outbox
 from service.store.models import Chat, GameRow, OutboxRow, Seat, User, utcnow
 from service.store.users import direct_chat_markers
-from workers import presenting
 
 CHAT_MAX = OutboxRow.chat.type.length
+# Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
+_PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
 
 
 @dataclass
@@ -91,8 +96,7 @@ def publish(
         out.chats.add(group)
     lines = list(pres.lines)
     over = engine_game.result(state) is not None
-    # A silence never outlives its game: a card game may end while Morgan's silence holds.
-    silence = pres.silence and not over if pres.silence is not None else None
+    silence = pres.silence  # the engine ends the silence with the game (C-SILENCE)
     if silence is not None and silence != game.silence:
         game.silence = silence
         outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
@@ -164,3 +168,32 @@ def _buttons(keyboard: Any) -> list[list[list[str]]] | None:
     if not keyboard:
         return None
     return [[[b.label, b.data] for b in row] for row in keyboard]
+
+
+def record_move(
+    s: Session,
+    game: GameRow,
+    table: game_rows.Table,
+    state: Any,
+    events: list[Event],
+    seat: int,
+    write_deadlines: bool = True,
+) -> Published:
+    """Advance the game and queue what the move shows; the caller writes it all with `save_move` (or, with
+    `write_deadlines` False, the deadlines too, with `save_move_if_current`)."""
+    outbox.buffer(s)
+    game.seq += 1
+    result = get_game(game.kind).result(state)
+    if result is not None:
+        game.status = "finished"
+        game.result = result
+    pause = os.environ.get(_PAUSE_ENV)
+    if pause:
+        time.sleep(float(pause))
+    chat = table.chat
+    published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
+    if result is not None:
+        names = {row.seat: seat_name(row, table.users) for row in table.seats}
+        outcome = presenting.outcome(game.kind, result, game.language, names)
+        outbox.tell(s, chat, presenting.t(game.language, "notice.game_end", outcome=outcome))
+    return published

@@ -1,6 +1,6 @@
 """Engine benchmark: random complete games on one core, with a same-run reference workload.
 
-    python -m engine.bench --game board --players 5 --seconds 10
+    python -m bench.engine --game board --players 5 --seconds 10
 
 Prints games/s, actions/s and µs per action, and the time of a fixed pure-Python reference workload
 measured in the same run, so figures can be compared across noisy machines as ratios.

@@ -15,7 +15,9 @@ from engine import get_game
 from engine.core.events import Event
 from service.callback import pack, unpack
 from service.chat.base import Button
-from service.render import Panel, Presentation
+from service.render import Panel, Presentation, i18n, result_text
+from service.render import panel as render_panel
+from service.render import present as render_present
 
 RENDERED = {"board", "cards"}
 
@@ -40,8 +42,6 @@ NOTICES = {
 
 def t(lang: str | None, msgid: str, **kwargs: Any) -> str:
     """A user-facing text: the catalog's translation, else the English default above."""
-    from service.render import i18n
-
     text = i18n.t(lang, msgid, **kwargs)
     if text == msgid and msgid in NOTICES:
         return NOTICES[msgid].format(**kwargs)
@@ -51,8 +51,6 @@ def t(lang: str | None, msgid: str, **kwargs: Any) -> str:
 def outcome(kind: str, result: dict[str, Any], lang: str, seat_names: dict[int, str]) -> str:
     """A finished game's result in words (who won, why, who the Traitor was) for the closing notice."""
     if kind in RENDERED:
-        from service.render import result_text
-
         return result_text(kind, result, lang, seat_names)
     return ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
 
@@ -71,8 +69,6 @@ def present(
 ) -> Presentation:
     """The move's messages; panels and private lines only for `people` (seats played by people), if given."""
     if kind in RENDERED:
-        from service.render import present as render_present
-
         return render_present(
             kind,
             state,
@@ -99,8 +95,6 @@ def panel(
     seat_names: dict[int, str],
 ) -> Panel:
     if kind in RENDERED:
-        from service.render import panel as render_panel
-
         return render_panel(kind, state, seat, game_id=game_id, seq=seq, lang=lang, level=level, seat_names=seat_names)
     return _generic_panel(kind, state, seat, game_id=game_id, seq=seq)
 

@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import exists, select
 
 from service import ratings
+from service.play.queue import enqueue, request_delivery
 from service.render.ratings import changes_text
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, RatingChange, Seat, utcnow
-from workers.queue import enqueue, request_delivery
 
 MISSED_AFTER = 60.0  # seconds after a game's end before its missing rating is handed on again
 MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour, and those not rated stay found

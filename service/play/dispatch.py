@@ -18,10 +18,10 @@ from typing import Any
 
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
+from service.play.queue import enqueue
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated
-from workers.queue import enqueue
 
 COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings")
 ADMIN_FLAG = "--admin"

@@ -1,0 +1,23 @@
+"""The composition root: puts in place what runs the application's jobs. Every process calls `wire()` once before
+it plays (the `camelot` command for each of its subcommands; the tests' conftest; the benchmark's processes).
+
+The application owns the queue interface (`service.play.queue`); this installs its jobs (`service.jobs`) for the
+in-process mode and, for the mode with a broker, the Celery implementation (`workers.celery_queue`). The settings
+choose between them at each call, as they always did.
+"""
+
+from __future__ import annotations
+
+from service.jobs import JOBS
+from service.play import queue
+
+
+def _celery() -> queue.Broker:
+    # Imported when first used: a process that never uses a broker (`camelot play`) never loads Celery.
+    from workers.celery_queue import CeleryQueue
+
+    return CeleryQueue()
+
+
+def wire() -> None:
+    queue.install(JOBS, broker=_celery)
