@@ -16,6 +16,8 @@ import typer
 app = typer.Typer(help="Shadows over Camelot by message: Telegram, Matrix and the terminal.", no_args_is_help=True)
 bench = typer.Typer(help="Benchmarks.", no_args_is_help=True)
 app.add_typer(bench, name="bench")
+ratings = typer.Typer(help="Ratings.", no_args_is_help=True)
+app.add_typer(ratings, name="ratings")
 
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -116,3 +118,12 @@ def bench_moves(ctx: typer.Context) -> None:
     from workers import bench_moves as workers_bench_moves
 
     workers_bench_moves.moves(list(ctx.args))
+
+
+@ratings.command("simulate", context_settings=PASS_THROUGH)
+def ratings_simulate(ctx: typer.Context) -> None:
+    """Populations with known skills play rated games through the rating model: `camelot ratings simulate --seed 1`;
+    exits 1 when a figure misses."""
+    from service.ratings import simulate
+
+    simulate.main(list(ctx.args))
