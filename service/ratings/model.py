@@ -1,31 +1,35 @@
 """The rating model, pure: no database, no clock. `service.ratings.store` applies it to finished games and
-`service.ratings.simulate` to a population with known skills, through the same functions.
+`service.ratings.simulate` to populations with known skills, through the same functions.
 
 **A side is a team whose strength is the mean of its seats' skills**, not their sum. Shadows over Camelot scales
-its difficulty with the number of players (more Siege Engines, more Black cards, more quests), so a loyal side
-of six is not stronger than one of three *because* it is bigger; what the result says is how good its members are
-on average. Summing (openskill's team model) predicted four loyal knights to beat a lone Traitor almost surely, so
-a Traitor's win moved every rating by several points and the population drifted down (issue 25). With the mean,
-the two sides' total changes are equal and opposite (up to the members' uncertainties), whatever their sizes:
-the population's mean stays where it started.
+its difficulty with the number of players (more Siege Engines, more Black cards, more quests), so a loyal side of
+six is not stronger than one of three *because* it is bigger; what a result says is how good the side's members
+are on average. Summing (openskill's team model, used before) predicted four knights to beat a lone Traitor almost
+surely, so a Traitor's win moved every rating by several points and equal players drifted to negative numbers.
 
-**The side advantage is learned**: the loyal side's win rate per (game kind, player count, variant set), smoothed
-towards the (kind, player count) rate, that towards the kind's and that towards an even 50 % with `PRIOR_GAMES`
-pseudo-games at each level, turned into an offset on the logit of the prediction (equivalently a skill offset of
-`c · logit(rate)`). A loyal win in a setting the loyal side wins 70 % of the time then moves ratings little, and
-a Traitor's win there moves them more; equal players gain nothing on average from the side they were dealt.
+**The side advantage is learned** from the rated games before: the loyal side's win rate in the game's setting
+(kind, player count, variant set), smoothed towards the same player count with other variants, that towards the
+kind at other player counts, and that towards an even 50 %, with `PRIOR_GAMES` pseudo-games at each level (a new
+variant set borrows its neighbours' rate until its own games speak). It enters the prediction as an offset on its
+logit (a skill offset of `c · logit(rate)`): a loyal win where the loyal side wins 70 % of the time moves ratings
+little, a Traitor's win there more, and equal players gain nothing on average from the side they were dealt.
 
-The update is Weng and Lin's Bradley-Terry one (2011, "A Bayesian approximation method for online ranking", the
-model openskill implements) for two teams, with a team's mean and variance those of its seats' mean: a person
-with skill belief N(mu, sigma^2) on a side of n seats moves by sigma^2 / (n c) · (result − expected), and a lone
-Traitor, whose result is theirs alone, moves n times as much as each knight. Bots are seats at the starting mean
-with no uncertainty: they count in their side's mean and move nobody's share of the result to themselves.
+**The update** is Weng and Lin's Bradley-Terry one for two teams (2011, "A Bayesian approximation method for
+online ranking", the model openskill implements), with a team's mean and variance those of its seats' mean: a
+person with skill belief N(mu, sigma^2) on a side of n seats moves by sigma^2 / (n c) · (result − expected), so a
+lone Traitor, whose result is theirs alone, moves n times as much as each knight of equal certainty. It is then
+made **zero-sum** (`_conserved`): 25 stays the average player, whatever the sides' sizes, uncertainties and win
+rates. Bots are seats at the starting mean with no uncertainty: they count in their side's mean, keep nothing and
+take no share.
+
+**Which games are rated** (`is_rated`): a person on each side, and nobody in two seats. Bots neither count nor
+make a game rated; solo games have one side and are not rated.
 
 **What is shown** is the mean, with its uncertainty (one standard deviation) beside it: a newcomer reads
-"25.0 ±8.3", and a first game moves the mean by a few points at most, never below zero. A conservative ordinal
-(mu − 3 sigma) was the alternative; it starts at 0 and grows with games played rather than with skill, which
-standings across communities would then reward. Standings list people with `PROVISIONAL_GAMES` rated games or
-more first; the global leaderboard lists only them.
+"25.0 ±8.3", and no first game takes a newcomer below 25 − 8.3, far from any negative number. A conservative
+ordinal (mu − 3 sigma) was the alternative; it starts at 0, shows newcomers negative numbers after a loss, and
+grows with games played rather than with skill, which standings would then reward. Instead, people with fewer than
+`PROVISIONAL_GAMES` rated games are marked provisional: listed after the others, and left off the leaderboard.
 """
 
 from __future__ import annotations

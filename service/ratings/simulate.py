@@ -36,6 +36,8 @@ COUNT_RATES = {3: 0.35, 4: 0.42, 5: 0.5, 6: 0.58, 7: 0.65}  # known skills: the 
 
 @dataclass(frozen=True)
 class Plan:
+    """The simulation's sizes (the command's options); the defaults are the figures the issue asks for."""
+
     seed: int = 1
     players: int = 10
     games: int = 1000
@@ -65,6 +67,8 @@ class EqualRun:
 
 @dataclass(frozen=True)
 class SkillRun:
+    """Known skills: how many players, the rated games they played, and how well their ratings rank them."""
+
     players: int
     games: int
     spearman: float

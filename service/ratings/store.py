@@ -65,7 +65,7 @@ def rate_game(s: Session, game: GameRow) -> list[Change] | None:
         return None
     seated = select(Seat.seat, Seat.user_id).where(Seat.game_id == game.id, Seat.user_id.is_not(None))
     people = {seat: user_id for seat, user_id in s.execute(seated)}
-    return _rate(s, _Game(game.id, game.kind, game.config or {}, game.result, game.updated or utcnow(), people))
+    return _rate(s, _Game(game.id, game.kind, game.config or {}, game.result, game.updated, people))
 
 
 def recompute(s: Session) -> int:
