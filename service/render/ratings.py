@@ -1,13 +1,41 @@
-"""Ratings in words (`service.ratings`): what a finished game changed, a community's standings, the global
-leaderboard, a person's own ratings and history, and what the numbers mean (`/ratings help`)."""
+"""Ratings in words: what a finished game changed, a community's standings, the global leaderboard, a person's
+own ratings and history, and what the numbers mean (`/ratings help`). The rows are `service.ratings`' (`Change`,
+`Standing`, `Played`), read here by the fields named below, so rendering does not depend on the application."""
 
 from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
 
 from babel.dates import format_date
 from babel.numbers import format_decimal
 
-from service.ratings import PROVISIONAL_GAMES, Change, Played, Standing
 from service.render.i18n import normalize, t, tn
+
+
+class Change(Protocol):
+    name: str
+    won: bool
+    before: float
+    after: float
+
+
+class Standing(Protocol):
+    name: str
+    rating: float
+    spread: float
+    games: int
+    wins: int
+    provisional: bool
+
+
+class Played(Protocol):
+    kind: str
+    ended: datetime
+    side: str
+    won: bool
+    before: float
+    after: float
 
 
 def changes_text(lang: str | None, kind: str, changes: list[Change]) -> str:
@@ -31,11 +59,11 @@ def standings_text(lang: str | None, tables: dict[str, list[Standing]]) -> str:
     return "\n\n".join(sections) or t(lang, "ratings.none")
 
 
-def leaderboard_text(lang: str | None, kind: str, rows: list[Standing]) -> str:
-    """The global leaderboard of one kind (people past their provisional games only)."""
+def leaderboard_text(lang: str | None, kind: str, rows: list[Standing], provisional_games: int) -> str:
+    """The global leaderboard of one kind (people with `provisional_games` rated games or more only)."""
     game = t(lang, f"lobby.game.{kind}")
     if not rows:
-        return tn(lang, "ratings.leaderboard.none", PROVISIONAL_GAMES, game=game)
+        return tn(lang, "ratings.leaderboard.none", provisional_games, game=game)
     lines = [t(lang, "ratings.leaderboard", game=game)]
     return "\n".join(lines + [_row(lang, rank, row) for rank, row in enumerate(rows, start=1)])
 
@@ -68,9 +96,9 @@ def history_text(lang: str | None, played: list[Played]) -> str:
     return "\n".join(lines)
 
 
-def help_text(lang: str | None) -> str:
-    """What a rating is and which games are rated."""
-    return tn(lang, "ratings.help", PROVISIONAL_GAMES)
+def help_text(lang: str | None, provisional_games: int) -> str:
+    """What a rating is, which games are rated, and for how many games a rating is provisional."""
+    return tn(lang, "ratings.help", provisional_games)
 
 
 def _row(lang: str | None, rank: int | None, row: Standing) -> str:

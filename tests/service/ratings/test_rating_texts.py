@@ -35,10 +35,10 @@ def test_standings_show_the_established_first_and_mark_the_provisional_in_the_ch
 
 
 def test_the_leaderboard_and_its_empty_form():
-    assert texts.leaderboard_text("en", "board", [VETERAN]).splitlines() == [
+    assert texts.leaderboard_text("en", "board", [VETERAN], PROVISIONAL_GAMES).splitlines() == [
         "🏆 Leaderboard · Shadows over Camelot (board game)", "1. Vera: 27.5 ±2.0 · 8 won of 12"
     ]
-    assert texts.leaderboard_text("pl", "cards", []) == (
+    assert texts.leaderboard_text("pl", "cards", [], PROVISIONAL_GAMES) == (
         f"Cienie nad Camelotem: gra karciana: w tabeli liderów nikogo jeszcze nie ma; trafiają do niej gracze z co "
         f"najmniej {PROVISIONAL_GAMES} ocenianymi grami."
     )
@@ -66,7 +66,7 @@ def test_a_change_that_rounds_to_nothing_has_no_minus_sign():
 
 @pytest.mark.parametrize("lang", sorted(available_languages()))
 def test_the_help_says_what_the_number_is_and_when_it_stops_being_provisional(lang):
-    text = texts.help_text(lang)
+    text = texts.help_text(lang, PROVISIONAL_GAMES)
     assert "25" in text and f" {PROVISIONAL_GAMES} " in text and "/ratings" in text and "±" in text
     if lang != "en":
-        assert text != texts.help_text("en")
+        assert text != texts.help_text("en", PROVISIONAL_GAMES)
