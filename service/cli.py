@@ -16,6 +16,8 @@ import typer
 app = typer.Typer(help="Shadows over Camelot by message: Telegram, Matrix and the terminal.", no_args_is_help=True)
 bench = typer.Typer(help="Benchmarks.", no_args_is_help=True)
 app.add_typer(bench, name="bench")
+ratings = typer.Typer(help="Ratings.", no_args_is_help=True)
+app.add_typer(ratings, name="ratings")
 
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
@@ -129,6 +131,15 @@ def _wire() -> None:
     from service import compose
 
     compose.wire()
+
+
+@ratings.command("simulate", context_settings=PASS_THROUGH)
+def ratings_simulate(ctx: typer.Context) -> None:
+    """Populations with known skills play rated games through the rating model: `camelot ratings simulate --seed 1`;
+    exits 1 when a figure misses."""
+    from service.ratings import simulate
+
+    simulate.main(list(ctx.args))
 
 
 if __name__ == "__main__":  # `python3 -m service.cli …`, as the worktrees run it

@@ -190,8 +190,8 @@ class ProcessedUpdate(Base):
 
 
 class Rating(Base):
-    """A person's skill at one game kind (openskill's Plackett-Luce: `mu`, `sigma`), over their finished, rated
-    games (`service.ratings`). Bots have none: they count at the model's starting rating."""
+    """A person's skill at one game kind (a normal belief: `mu`, `sigma`; `service.ratings.model`), over their
+    finished, rated games. Bots have none: they count at the model's starting mean."""
 
     __tablename__ = "ratings"
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
@@ -205,13 +205,29 @@ class Rating(Base):
 
 class RatingChange(Base):
     """What one finished game did to one person's rating. A game is rated once: its rows are the proof (a
-    redelivered rating task finds them), and a chat's standings are its players' (`service.ratings.standings`)."""
+    redelivered rating task finds them); a chat's standings are its players' and a person's history is theirs
+    (`service.ratings.standings`)."""
 
     __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_user", "user_id", "created"),)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
+    side: Mapped[str] = mapped_column(String(8))  # "loyal" | "evil"
     won: Mapped[bool] = mapped_column(Boolean)
-    before: Mapped[float] = mapped_column(Float)  # the displayed rating (`service.ratings.shown`) before and after
+    expected: Mapped[float] = mapped_column(Float)  # the chance the model gave the person's side
+    before: Mapped[float] = mapped_column(Float)  # the rating's mean before and after
     after: Mapped[float] = mapped_column(Float)
-    created: Mapped[datetime] = mapped_column(default=utcnow)
+    created: Mapped[datetime] = mapped_column(default=utcnow)  # when the game ended
+
+
+class RatingSide(Base):
+    """How often the loyal side won the rated games of one setting (game kind, player count, variant set), from
+    which the model learns the side advantage (`service.ratings.model.loyal_rate`)."""
+
+    __tablename__ = "rating_sides"
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    variants: Mapped[str] = mapped_column(String(255), primary_key=True)  # `service.ratings.store.variant_key`
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    loyal_wins: Mapped[int] = mapped_column(Integer, default=0)

@@ -1,5 +1,5 @@
-"""Ratings: a finished game with a Traitor and at least one person moves its people's ratings, the winning side up,
-once; the group is told, and `/ratings` shows a chat's standings (a person's own in their direct chat)."""
+"""Ratings: a finished game with a person on each side moves its people's ratings, the winning side up, once; the
+group is told, and `/ratings` shows a chat's standings (a person's own in their direct chat)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from service.play import bot_move, lobby
 from service.play import rating as rating_task
 from service.play.dispatch import submit
 from service.store import session_scope
+from service.store.games import seats_of
 from service.store.models import GameRow, Rating, RatingChange, User
 from tests.service.backbone.test_pipeline_local import command
-from tests.service.backbone.test_real_games import seat_turns
 
 
 def _finish(game_id: int, winner: str | None, loyalty: list[str]) -> None:
@@ -63,10 +63,14 @@ def test_a_finished_game_moves_its_peoples_ratings_once_winners_up(fixture, requ
         ("loyal", ["loyal", "loyal", "loyal"], ["alice", "bob", "carol"]),  # no Traitor: one side only
         (None, ["loyal", "traitor", "loyal"], ["alice", "bob", "carol"]),  # stopped at the turn cap: no winner
         ("loyal", ["loyal", "traitor", "loyal"], []),  # bots only
+        ("loyal", ["loyal", "loyal", "traitor"], ["alice", "bob"]),  # people on one side only: the Traitor a bot
+        ("evil", ["traitor", "loyal", "loyal"], ["alice"]),  # one person against bots
         ("loyal", ["loyal", "traitor", "loyal"], ["alice", "alice"]),  # one account in two seats: on either side
     ],
 )
-def test_games_without_two_sides_a_winner_or_a_person_are_not_rated(backbone_local, recording, winner, loyalty, humans):
+def test_games_without_two_sides_a_winner_or_a_person_on_each_side_are_not_rated(
+    backbone_local, recording, winner, loyalty, humans
+):
     game_id = lobby.create_and_start("rec", "group", "cards", {}, humans, 3 - len(humans), seed=4)
     _finish(game_id, winner, loyalty)
     assert rating_task.rate(game_id) == "not_rated"
@@ -75,15 +79,23 @@ def test_games_without_two_sides_a_winner_or_a_person_are_not_rated(backbone_loc
 
 
 def test_a_game_played_to_its_end_is_rated_by_the_move_that_ends_it(backbone_local, recording):
-    """Through the pipeline: alice's moves by timeout, the bots' in turn; the last move hands on the rating."""
-    game_id = lobby.create_and_start("rec", "group", "cards", {}, ["alice"], 3, seed=11)
-    for prompt in seat_turns(game_id):
-        assert bot_move.play_bot(game_id, 0, prompt, by="timeout").status == "applied"
+    """Through the pipeline: alice's and bob's moves by timeout (bob dealt the Traitor), the bots' in turn; the last
+    move hands on the rating."""
+    deal = {"stack": {"loyalty": ["loyal", "traitor", "loyal", "loyal", "loyal", "loyal"]}}
+    game_id = lobby.create_and_start("rec", "group", "cards", deal, ["alice", "bob"], 2, seed=11)
+    for _ in range(500):
+        with session_scope() as s:
+            rows = seats_of(s, game_id)
+            open_prompts = [(r.seat, r.prompt_seq) for r in rows if r.user_id and r.prompt_seq is not None]
+        if not open_prompts:
+            break
+        for seat, prompt in open_prompts:
+            bot_move.play_bot(game_id, seat, prompt, by="timeout")
     with session_scope() as s:
         game = s.get(GameRow, game_id)
         assert game.status == "finished" and game.result["winner"] in ("loyal", "evil")
-        (change,) = s.scalars(select(RatingChange).where(RatingChange.game_id == game_id)).all()
-        assert change.won == ((game.result["loyalty"][0] == "traitor") == (game.result["winner"] == "evil"))
+        changes = {c.side: c for c in s.scalars(select(RatingChange).where(RatingChange.game_id == game_id))}
+        assert set(changes) == {"loyal", "evil"} and changes["evil"].won == (game.result["winner"] == "evil")
     assert any(call.text.startswith("🏅 Ratings") for call in recording.sent("group"))
 
 
@@ -97,7 +109,7 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
         _finish(game_id, winner, loyalty)
         assert rating_task.rate(game_id) == "rated"
     elsewhere = lobby.create_and_start("rec", "other-group", "board", {}, ["erin", "alice"], 1, seed=6)
-    _finish(elsewhere, "loyal", ["loyal", "loyal", "traitor"])
+    _finish(elsewhere, "evil", ["loyal", "traitor", "loyal"])  # alice the Traitor, and won
     assert rating_task.rate(elsewhere) == "rated"
 
     asked = command("dave", "ratings", "chess")  # an unknown kind is ignored: both kinds
@@ -108,13 +120,14 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
     lines = recording.sent("group")[-1].text.splitlines()
     assert lines[0] == "🏅 Ratings · Shadows over Camelot: The Card Game"  # no board game was played here
     assert [line.split(":")[0] for line in lines[1:]] == ["1. alice", "2. bob", "3. carol"]
-    assert lines[3].endswith("0 won of 2")
+    assert lines[3].endswith("0 won of 2 · provisional")
 
     submit(command("alice", "ratings", chat="dm-alice"))
     mine = recording.sent("dm-alice")[-1].text.splitlines()
     assert mine[0] == "🏅 Your ratings" and len(mine) == 3  # both kinds: she played a board game elsewhere
     # her name as her command gave it
-    assert mine[1].startswith("Shadows over Camelot (board game): Alice: ") and mine[1].endswith("1 won of 1")
+    assert mine[1].startswith("Shadows over Camelot (board game): Alice: ")
+    assert mine[1].endswith("1 won of 1 · provisional")
 
 
 def test_the_scan_hands_on_a_rating_a_crash_lost_once(backbone_local, recording):
@@ -125,7 +138,7 @@ def test_the_scan_hands_on_a_rating_a_crash_lost_once(backbone_local, recording)
     from service.store.models import utcnow
 
     lost = lobby.create_and_start("rec", "group", "cards", {}, ["alice", "bob"], 1, seed=4)
-    _finish(lost, "loyal", ["loyal", "loyal", "traitor"])
+    _finish(lost, "loyal", ["loyal", "traitor", "loyal"])
     solo = lobby.create_and_start("rec", "solo", "cards", {}, ["carol"], 0, seed=5)
     _finish(solo, "evil", ["loyal"])  # no Traitor: never rated, never handed on
     hot = lobby.create_and_start("rec", "hot", "cards", {}, ["dave", "dave"], 1, seed=6)
