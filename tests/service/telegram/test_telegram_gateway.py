@@ -16,6 +16,7 @@ from service.chat.base import Button, Inbound
 from service.play import dispatch
 from service.render import i18n
 from service.sessions import MemorySessions, get_sessions
+from service.settings import get_settings
 from service.telegram.adapter import TelegramAdapter, user_key
 from service.telegram.handlers import Backbone
 from service.telegram.inbound import join_link
@@ -200,3 +201,27 @@ def test_typed_join_in_the_group_is_followed_up(world: Any) -> None:
     (join,) = wait_submitted(api, rec, 1)
     api.wait(lambda: rec.joined_in_group, 10)
     assert join.command == "join" and rec.joined_in_group == [(str(ann.id), "camelot_test_bot")]
+
+
+def test_one_persons_flood_is_dropped_before_it_is_queued(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the flood limits a person's taps are answered "too fast" and their commands ignored; nothing of it
+    reaches the backbone, and nobody else is slowed down."""
+    api, rec, group, ann, bob = world
+    monkeypatch.setenv("TAP_RATE_LIMIT", "15 per minute")  # windows long enough for a slow machine
+    monkeypatch.setenv("COMMAND_RATE_LIMIT", "10 per minute")
+    get_settings.cache_clear()
+    api.open_bot(ann)
+    api.wait(lambda: rec.submitted, 10)
+    get_sessions().put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
+    adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
+    mid = int(asyncio.run(adapter.send_text(str(ann.id), "Your turn", [[Button("Fight", pack(5, 9, "fight:1"))]])))
+    answers = [api.answer(api.tap(ann, ann.id, mid, pack(5, 9, "fight:1"))) for _ in range(30)]
+    assert answers == [""] * 15 + [i18n.t("it", "notice.too_fast")] * 15
+    for _ in range(12):
+        api.say(bob, group.id, "/status")
+    api.say(ann, group.id, "/status")  # Ann's taps do not count against her commands
+    api.wait(lambda: len(rec.submitted) == 1 + 15 + 10 + 1, 10, "what was let through")
+    threading.Event().wait(0.5)
+    submitted = rec.submitted[1:]
+    assert [c.kind for c in submitted].count("tap") == 15
+    assert sorted(c.user for c in submitted if c.kind == "command") == sorted([str(bob.id)] * 10 + [str(ann.id)])
