@@ -44,7 +44,7 @@ def _from_file(path: Path) -> bytes:
             f.write(secrets.token_urlsafe(GENERATED_BYTES))
         try:
             os.link(temporary, path)
-            log.warning("generated a callback secret in %s; set CALLBACK_SECRET where processes share no disk", path)
+            log.info("generated a callback secret in %s (set CALLBACK_SECRET where processes share no disk)", path)
         except FileExistsError:
             pass
         finally:
