@@ -19,7 +19,6 @@ from limits.strategies import MovingWindowRateLimiter
 from service.settings import get_settings
 
 log = logging.getLogger(__name__)
-KINDS = ("tap", "command")
 
 
 class Floods:
