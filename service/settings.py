@@ -39,6 +39,13 @@ class Settings(BaseSettings):
 
     default_language: str = "en"
 
+    # Signs button data (service.callback); unset: generated once into callback_secret_file (one machine only).
+    callback_secret: str | None = None
+    callback_secret_file: str = str(Path("var/callback-secret").absolute())
+    # Per-user flood limits at the gateways (the `limits` library's notation); more is dropped before it is queued.
+    tap_rate_limit: str = "15 per 10 seconds"
+    command_rate_limit: str = "10 per minute"
+
     # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
     turn_deadline: float = 24 * 3600
     response_deadline: float = 3600

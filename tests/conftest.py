@@ -19,6 +19,8 @@ import redis
 from service import compose
 from tests.redis_dbs import OWNER_KEY, flush_redis
 
+# Every process of a test (the test itself, its gateways and workers) signs buttons with the same secret.
+os.environ.setdefault("CALLBACK_SECRET", "tests-only-callback-secret")
 compose.wire()  # as the `camelot` command does: the tests play in this process, or publish to their workers
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -78,12 +80,14 @@ def _alive(owner: str) -> bool:
 
 
 def _reset_process_state() -> None:
+    from service.chat import floods
     from service.sessions import reset_sessions
     from service.settings import get_settings
     from service.store import dispose_all
 
     get_settings.cache_clear()
     reset_sessions()
+    floods.reset()
     dispose_all()
 
 

@@ -31,6 +31,7 @@ from nio import (
     UnknownAccountDataEvent,
 )
 
+from service.chat import floods
 from service.chat.base import Inbound, TransientError
 from service.matrix import inbound
 from service.matrix.adapter import MatrixAdapter
@@ -205,7 +206,7 @@ class Gateway:
             await self._message(origin, event, room)
         elif isinstance(event, ReactionEvent):
             answer = inbound.number_in_reaction(event.key, event.reacts_to)
-            if answer is not None:
+            if answer is not None and await _within("tap", origin.user):
                 self._hand_on(self._choose, origin, answer)
         elif isinstance(event, MegolmEvent):
             log.warning("matrix.undecryptable", room=room_id, session=event.session_id)
@@ -233,17 +234,27 @@ class Gateway:
     async def _message(self, origin: inbound.Origin, event: RoomMessageText, room) -> None:
         parsed = inbound.parse_command(event.body)
         if parsed is not None:
-            admin = room is not None and room.power_levels.get_user_level(origin.user) >= ADMIN_LEVEL
-            self._hand_on(self.submit, inbound.command(origin, *parsed, admin=admin))
+            if await _within("command", origin.user):
+                admin = room is not None and room.power_levels.get_user_level(origin.user) >= ADMIN_LEVEL
+                self._hand_on(self.submit, inbound.command(origin, *parsed, admin=admin))
             return
         answer = inbound.number_in_message(event.body, event.source.get("content", {}), direct=not origin.is_group)
-        if answer is not None:
+        if answer is not None and await _within("tap", origin.user):
             self._hand_on(self._choose, origin, answer)
 
     def _choose(self, origin: inbound.Origin, answer: inbound.NumberAnswer) -> None:
-        """On the hand-off thread, after the commands before it: a menu they changed is the one answered."""
+        """On the hand-off thread, after the commands before it: a menu they changed is the one answered. The number
+        is looked up in the menus this service sent to the room, so it can only pick a choice that was offered; one
+        that matches none is answered in a direct room and ignored in a group (where any reply may carry a number)."""
         data = self.choices.lookup(origin.room, answer.number, answer.menu_event)
         if data is None:
-            self.answer(origin.room, origin.user, "expired")
+            if not origin.is_group:
+                self.answer(origin.room, origin.user, "expired")
             return
         self.submit(inbound.choice(origin, data))
+
+
+async def _within(kind: str, user: str) -> bool:
+    """Within the user's flood limit for `kind` ("tap": numbers and reactions; "command")? Counts this one; beyond
+    it the input is dropped before anything is queued (chatter that is neither is never counted)."""
+    return await asyncio.to_thread(floods.allow, kind, inbound.PLATFORM, user)

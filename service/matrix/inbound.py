@@ -62,7 +62,9 @@ def number_in_reaction(key: str, reacts_to: str) -> NumberAnswer | None:
 
 
 def command(origin: Origin, name: str, args: tuple[str, ...], *, admin: bool) -> Inbound:
-    """A `!command`; a room moderator (power level ≥ 50) is marked with the backbone's admin flag."""
+    """A `!command`; a room moderator (power level ≥ 50) is marked with the backbone's admin flag, and only they: the
+    flag typed by anyone is dropped."""
+    args = tuple(a for a in args if a != ADMIN_FLAG)
     return Inbound(
         PLATFORM, origin.room, origin.user, origin.event_id, "command",
         command=name, args=(*args, ADMIN_FLAG) if admin else args,

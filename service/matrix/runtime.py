@@ -33,7 +33,6 @@ from service.store import ensure_migrated, outbox, session_scope
 from service.store.models import ProcessedUpdate, User
 
 log = structlog.get_logger(__name__)
-PRECHECK_NOTICES = {"over": "game_over"}  # precheck answer → notice key (others are named alike)
 
 
 def _explain(key: str) -> str:
@@ -41,10 +40,11 @@ def _explain(key: str) -> str:
 
 
 def _submit(cmd: Inbound) -> None:
-    """Runs on the gateway's hand-off thread: in-process tasks call back into the adapter on the gateway's loop."""
+    """Runs on the gateway's hand-off thread: in-process tasks call back into the adapter on the gateway's loop. What
+    the precheck refuses is answered at once in a direct room, as Telegram answers a tap, and ignored in a group."""
     early = dispatch.precheck(cmd)
-    if early is not None:  # the cache already knows: answer at once, as Telegram answers a tap
-        _answer(cmd.chat, cmd.user, PRECHECK_NOTICES.get(early, early))
+    if early is not None:
+        dispatch.refuse(cmd, early)
         return
     dispatch.submit(cmd)
 

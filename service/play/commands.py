@@ -1,6 +1,9 @@
 """Lobby commands and lobby taps (the `command` task): translate them to `service.play.lobby` calls and answer.
 
-Failures are answered in the chat the command came from; successes show in the lobby message itself.
+Successes show in the lobby message itself; what was asked for (help, rules, the board, ratings) is answered in the
+chat it was asked in. A refusal is told to the person alone: in the direct chat it came from, or, from a group, in
+their direct chat if the bot knows it, else not at all (a group never hears of a forged tap or a wrong command).
+A command naming its game must come from that game's chat (`service.play.admission`).
 """
 
 from __future__ import annotations
@@ -10,52 +13,50 @@ from typing import Any
 import engine
 from service import ratings
 from service.play import lobby, presenting
-from service.play.dispatch import ADMIN_FLAG
+from service.play.admission import lobby_verb, named_refusal
+from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
 from service.play.state import load_state
-from service.render.lobby import LOBBY_VARIANTS, lobby_message, tr
+from service.render.lobby import lobby_message, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
 
-SET_VERBS = ("players", "bots", "game", "lang", "turn", "response", *LOBBY_VARIANTS)
-TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)
-
 
 def handle(cmd: dict[str, Any]) -> str:
     """Run one command or lobby tap; returns the status word (for tests and logs)."""
-    platform, chat, user = cmd["platform"], cmd["chat"], cmd["user"]
+    platform, chat, user, verb = cmd["platform"], cmd["chat"], cmd["user"], cmd["command"]
     with session_scope() as s:
         if not game_rows.claim_update(s, platform, str(cmd["update_id"])):
             return "duplicate"
         me = user_for(s, platform, user, cmd.get("user_name"), cmd.get("language"))
-        lang = me.language
+        lang, direct = me.language, me.direct_chat
         if not cmd.get("is_group") and me.direct_chat is None:
             learn_direct_chat(s, me, chat)
         game_id = cmd.get("game_id")
+        wrong_chat = None
+        if game_id is not None:
+            wrong_chat = named_refusal(s, s.get(GameRow, game_id), (platform, chat), bool(cmd.get("is_group")), verb)
         if game_id is None and cmd.get("is_group"):
             current = game_rows.open_game_in_chat(s, chat_for(s, platform, chat, True))
             game_id = current.id if current is not None else None
     args = [a for a in cmd.get("args") or [] if a != ADMIN_FLAG]
     admin = ADMIN_FLAG in (cmd.get("args") or [])
-    verb = cmd["command"]
     if verb == "tap":
-        verb, value = args[0], args[1] if len(args) > 1 else ""
-        args = [verb, value] if verb in SET_VERBS else []
-        if verb in SET_VERBS:
-            verb = "set"
-        elif verb not in TAP_VERBS:  # forged, e.g. "status" to have another chat's board posted here
-            verb = "forged"
-    status = _run(verb, args, cmd, game_id, admin)
+        verb, value = lobby_verb(args[0]), args[1] if len(args) > 1 else ""
+        args = [args[0], value] if verb == "set" else []
+    status = wrong_chat or _run(verb, args, cmd, game_id, admin)
     if status not in ("ok", "shown"):
-        _reply(platform, chat, bool(cmd.get("is_group")), tr(lang, f"lobby.reply.{status}", id=game_id))
+        _refuse(cmd, direct, lang, status, game_id)
     return status
 
 
 def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, admin: bool) -> str:
     platform, user = cmd["platform"], cmd["user"]
+    if verb == "forged":
+        return verb
     if verb == "newgame":
         if not cmd.get("is_group"):
             return "group_only"
@@ -145,6 +146,14 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
             text = pres.board
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), text)
     return "shown"
+
+
+def _refuse(cmd: dict[str, Any], direct: str | None, lang: str | None, status: str, game_id: int | None) -> None:
+    """A refusal for the person alone: in the direct chat it came from, or their known direct chat, or nowhere."""
+    msgid = notice_id(status) if status in ("forged", "wrong_chat") else f"lobby.reply.{status}"
+    chat = direct if cmd.get("is_group") else cmd["chat"]
+    if chat is not None:
+        _reply(cmd["platform"], chat, False, tr(lang, msgid, id=game_id))
 
 
 def _reply(platform: str, chat: str, is_group: bool, text: str) -> None:

@@ -7,8 +7,10 @@ Accepted `Inbound` kinds:
 - "command": `command` one of COMMANDS with `args` → the `command` task. A gateway marks a chat admin by putting
   ADMIN_FLAG in `args` (abort/start by an admin who is not the creator).
 Anything else is ignored. With a broker the work goes to Celery, else it runs in this process before returning.
-`precheck(cmd)` is a cheap, cache-only early answer for a tap ("expired", "not_seated", "over"); the worker
-stays authoritative.
+`precheck(cmd)` is the gateways' early answer, before anything is queued: "malformed" for data this service did not
+sign, "expired", "not_seated" or "over" for a game tap when the cache knows, and for a lobby tap or a command naming
+its game the lobby's own refusal (`service.play.admission`); `notice_id(reason)` is its text. The worker stays
+authoritative.
 """
 
 from __future__ import annotations
@@ -18,13 +20,30 @@ from typing import Any
 
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
-from service.play.queue import enqueue
+from service.play import admission
+from service.play.queue import enqueue, request_delivery
+from service.render.lobby import tr
 from service.sessions import get_sessions
 from service.settings import get_settings
-from service.store import ensure_migrated
+from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings")
 ADMIN_FLAG = "--admin"
+NOTICES = {
+    "expired": "notice.expired",
+    "not_seated": "notice.not_seated",
+    "over": "notice.game_over",
+    "not_member": "notice.not_member",  # a lobby's deep link followed by someone outside its group
+    "too_fast": "notice.too_fast",  # over the gateway's flood limit
+}
+
+
+def notice_id(reason: str) -> str:
+    """The catalog id of a precheck's reason: a game tap's notice, else the lobby's reply; "malformed" and anything
+    unknown read "That button is not valid."."""
+    if reason in NOTICES:
+        return NOTICES[reason]
+    return f"lobby.reply.{reason}" if reason in admission.LOBBY_REASONS else "notice.malformed"
 
 
 def submit(cmd: Inbound) -> None:
@@ -44,31 +63,50 @@ def submit(cmd: Inbound) -> None:
 
 
 def precheck(cmd: Inbound) -> str | None:
-    """For a game tap: "expired", "not_seated" or "over" if the cache already knows; None = go ahead."""
+    """The reason to refuse `cmd` now, privately, or None = go ahead (see the module's docstring)."""
     choice: Any = cmd
     if cmd.kind == "tap":
         choice = unpack(cmd.text or "")
         if choice is None:
             return "malformed"
-        if not isinstance(choice, Choice):
-            return None
+        if isinstance(choice, LobbyTap):
+            return admission.precheck(cmd, choice.lobby_id, choice.verb, is_admin=False)
         game_id, seq = choice.game_id, choice.seq
+    elif cmd.kind == "command" and cmd.game_id is not None:
+        return admission.precheck(cmd, cmd.game_id, cmd.command or "", is_admin=ADMIN_FLAG in cmd.args)
     elif cmd.kind == "action" and cmd.game_id is not None and cmd.prompt_seq is not None:
         game_id, seq = cmd.game_id, cmd.prompt_seq
     else:
         return None
+    return _game_tap(cmd.user, game_id, seq)
+
+
+def _game_tap(user: str, game_id: int, seq: int) -> str | None:
+    """A game choice's check against the cached meta: "over", "not_seated", "expired", or None when it may be good
+    (or the cache does not know)."""
     meta = get_sessions().get_meta(game_id)
     if meta is None:
         return None
     if meta.get("status") in ("finished", "aborted"):
         return "over"
-    seat = meta.get("seats", {}).get(cmd.user)
+    seat = meta.get("seats", {}).get(user)
     if seat is None:
         return "not_seated"
     since = meta.get("prompts", {}).get(str(seat))
     if since is None or not (since <= seq <= meta.get("seq", seq)):
         return None if seat in meta.get("standing", ()) else "expired"  # a standing action: the worker decides
     return None
+
+
+def refuse(cmd: Inbound, reason: str) -> None:
+    """Tell the person why `cmd` is refused, in the direct chat it came from; from a group nothing is said there
+    (Telegram's toast told the tapper)."""
+    if cmd.is_group:
+        return
+    text = tr(cmd.language or get_settings().default_language, notice_id(reason))
+    with session_scope() as s:
+        outbox.enqueue(s, cmd.platform, cmd.chat, "send", {"text": text})
+    request_delivery(cmd.platform, cmd.chat)
 
 
 _checked: set[str] = set()

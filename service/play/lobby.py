@@ -26,7 +26,7 @@ from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import Chat, GameRow, Seat
+from service.store.models import Chat, GameRow, Seat, User
 from service.store.users import chat_for, user_for
 
 DEFAULT_PLAYERS = {"board": 4, "cards": 3}
@@ -86,42 +86,32 @@ def create(
 
 
 def join(game_id: int, platform: str, user: str, user_name: str | None = None) -> str:
-    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
-        me = user_for(s, platform, user, user_name)
-        if any(seat.user_id == me.id for seat in seats):
-            return "already"
-        if len(seats) >= get_game(game.kind).max_players:
-            return "full"
+    def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
         if len(seats) >= game.options["players"]:
             game.options = {**game.options, "players": len(seats) + 1}
         s.add(Seat(game_id=game.id, seat=len(seats), user_id=me.id))
         return "ok"
 
-    return _in_lobby(game_id, platform, change)
+    return _in_lobby(game_id, platform, user, "join", change, user_name=user_name)
 
 
 def leave(game_id: int, platform: str, user: str) -> str:
-    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
-        me = user_for(s, platform, user)
-        mine = next((seat for seat in seats if seat.user_id == me.id), None)
-        if mine is None:
-            return "not_seated"
+    def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
+        mine = next(seat for seat in seats if seat.user_id == me.id)
         s.delete(mine)
         s.flush()
         for number, seat in enumerate(seat for seat in seats if seat is not mine):
             seat.seat = number
         return "ok"
 
-    return _in_lobby(game_id, platform, change)
+    return _in_lobby(game_id, platform, user, "leave", change)
 
 
 def set_option(game_id: int, platform: str, user: str, option: str, value: str, is_admin: bool = False) -> str:
     """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>;
     any other name is an engine variant (`value` as int, on/off as bool, else text), checked when the game starts."""
 
-    def change(s: Session, game: GameRow, seats: list[Seat]) -> str:
-        if not (is_admin or _is_creator(s, game, platform, user)):
-            return "not_creator"
+    def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
         opts = dict(game.options)
         try:
             if option == "game":
@@ -154,17 +144,16 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
         game.options = opts
         return "ok"
 
-    return _in_lobby(game_id, platform, change)
+    return _in_lobby(game_id, platform, user, "set", change, is_admin=is_admin)
 
 
 def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str:
     """Creator (or a chat admin) starts: bots fill empty seats if chosen; the engine validates the config."""
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
-        if game is None or game.status != "lobby":
-            return "no_lobby"
-        if not (is_admin or _is_creator(s, game, platform, user)):
-            return "not_creator"
+        refused = _refusal(s, game, "start", platform, user, is_admin)
+        if refused is not None:
+            return refused
         started = _start(s, game)
         if isinstance(started, str):
             return started
@@ -179,10 +168,9 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
     """Creator or chat admin (the gateway says so); works in the lobby and during the game."""
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
-        if game is None or game.status not in game_rows.OPEN:
-            return "no_game"
-        if not (is_admin or _is_creator(s, game, platform, user)):
-            return "not_creator"
+        refused = _refusal(s, game, "abort", platform, user, is_admin)
+        if refused is not None:
+            return refused
         chat = s.get(Chat, game.chat_id)
         game.status = "aborted"
         deadline_rows.clear_game(s, game.id)
@@ -286,12 +274,49 @@ def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
     return state, published
 
 
-def _in_lobby(game_id: int, platform: str, change: Any) -> str:
+def refusal(game: GameRow | None, seats: list[Seat], verb: str, me: int | None, is_admin: bool = False) -> str | None:
+    """Why the user with row id `me` (None: never seen) may not `verb` (join, leave, set, start, abort) this game
+    now, or None: one rule for the gateway's early, private answer (`service.play.admission`) and the change itself."""
+    if verb == "abort":
+        if game is None or game.status not in game_rows.OPEN:
+            return "no_game"
+    elif game is None or game.status != "lobby":
+        return "no_lobby"
+    seated = me is not None and any(seat.user_id == me for seat in seats)
+    if verb == "join":
+        if seated:
+            return "already"
+        if len(seats) >= get_game(game.kind).max_players:
+            return "full"
+    elif verb == "leave":
+        return None if seated else "not_seated"
+    elif verb in ("set", "start", "abort"):
+        return None if is_admin or (me is not None and game.creator_id == me) else "not_creator"
+    return None
+
+
+def _refusal(s: Session, game: GameRow | None, verb: str, platform: str, user: str, is_admin: bool) -> str | None:
+    seats = game_rows.seats_of(s, game.id) if game is not None else []
+    return refusal(game, seats, verb, user_for(s, platform, user).id, is_admin)
+
+
+def _in_lobby(
+    game_id: int,
+    platform: str,
+    user: str,
+    verb: str,
+    change: Any,
+    *,
+    is_admin: bool = False,
+    user_name: str | None = None,
+) -> str:
+    """`change(s, game, seats, me)` under the game's lock, if `refusal` allows the user `verb`; the lobby message
+    follows."""
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
-        if game is None or game.status != "lobby":
-            return "no_lobby"
-        status = change(s, game, game_rows.seats_of(s, game.id))
+        seats = game_rows.seats_of(s, game.id) if game is not None else []
+        me = user_for(s, platform, user, user_name)
+        status = refusal(game, seats, verb, me.id, is_admin) or change(s, game, seats, me)
         if status != "ok":
             return status
         s.flush()
@@ -312,10 +337,6 @@ def _show(s: Session, game: GameRow, chat: Chat) -> None:
         {"text": text, "buttons": buttons},
         is_group=chat.is_group,
     )
-
-
-def _is_creator(s: Session, game: GameRow, platform: str, user: str) -> bool:
-    return game.creator_id is not None and user_for(s, platform, user).id == game.creator_id
 
 
 def _variant_value(value: str) -> Any:

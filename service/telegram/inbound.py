@@ -1,33 +1,38 @@
 """Telegram updates → normalized `Inbound` commands, and deep-link payloads. Pure: no bot, no I/O.
 
-A Join button is a deep link `t.me/<bot>?start=join<lobby>`: tapping it opens the bot's direct chat (a bot may not
-write first) and sends `/start join<lobby>`, which becomes the same Inbound as a tap on `L<lobby>:join`.
+A Join button is a deep link `t.me/<bot>?start=join<token>` (`service.callback.link_token`: the lobby's id and a MAC,
+so a lobby's link cannot be guessed): tapping it opens the bot's direct chat (a bot may not write first) and sends
+`/start join<token>`, which becomes the command `join` naming that lobby, once the gateway has checked that the user
+is a member of the lobby's group.
 """
 
 from __future__ import annotations
 
-import re
-
 from telegram import Update
 
-from service.callback import LobbyTap, pack_lobby, unpack
+from service.callback import LobbyTap, link_token, linked_lobby, unpack
 from service.chat.base import Inbound
 from service.play.dispatch import ADMIN_FLAG
 from service.play.dispatch import COMMANDS as BACKBONE_COMMANDS
 
 PLATFORM = "telegram"
 COMMANDS = frozenset(BACKBONE_COMMANDS)
-_JOIN_PAYLOAD = re.compile(r"^join(\d{1,12})$")
+JOIN = "join"
 
 
 def join_link(bot_username: str, lobby_id: int) -> str:
     """The deep link that opens the bot's direct chat and joins lobby `lobby_id`."""
-    return f"https://t.me/{bot_username}?start=join{lobby_id}"
+    return f"https://t.me/{bot_username}?start={JOIN}{link_token(lobby_id)}"
+
+
+def is_join(payload: str) -> bool:
+    """Whether a /start payload asks to join a lobby (valid or not)."""
+    return payload.startswith(JOIN)
 
 
 def joined_lobby(payload: str) -> int | None:
-    m = _JOIN_PAYLOAD.match(payload)
-    return int(m.group(1)) if m else None
+    """The lobby a join payload names, if the service made its link."""
+    return linked_lobby(payload.removeprefix(JOIN)) if is_join(payload) else None
 
 
 def _origin(update: Update) -> dict[str, object]:
@@ -47,7 +52,9 @@ def _origin(update: Update) -> dict[str, object]:
 def command(
     update: Update, name: str, args: tuple[str, ...], *, admin: bool = False, game_id: int | None = None
 ) -> Inbound:
-    """A `/command`; a group admin's carries ADMIN_FLAG in its args (Abort and Start may be theirs)."""
+    """A `/command`; a group admin's carries ADMIN_FLAG in its args (Abort and Start may be theirs), and only
+    theirs: the flag typed by anyone is dropped."""
+    args = tuple(a for a in args if a != ADMIN_FLAG)
     args = (*args, ADMIN_FLAG) if admin else args
     return Inbound(kind="command", command=name, args=args, game_id=game_id, **_origin(update))  # type: ignore[arg-type]
 
@@ -67,8 +74,9 @@ def admin_tap(update: Update, data: str) -> Inbound | None:
 
 
 def deep_link_join(update: Update, lobby_id: int) -> Inbound:
-    """`/start join<lobby>` in the direct chat: the same as tapping Join in the group."""
-    return tap(update, pack_lobby(lobby_id, "join"))
+    """`/start join<token>` in the direct chat: the join of that lobby (the one command a direct chat may name a
+    game in, see `service.play.admission`)."""
+    return command(update, "join", (), game_id=lobby_id)
 
 
 def needs_admin_check(data: str) -> bool:

@@ -1,7 +1,7 @@
 """Malicious or stale input through `service.play.dispatch.submit` with the real games (PostgreSQL + Redis, tasks
 in-process): forged, garbage, stale and misplaced taps and commands. Each must leave the game's action log and
-digest as they were, answer the sender in the chat it came from (or drop it silently), raise nothing to the
-gateway, and put nothing in the group chat.
+digest as they were, answer the sender privately (in the direct chat it came from, or their known direct chat) or
+drop it silently, raise nothing to the gateway, and put nothing in any group chat.
 """
 
 from __future__ import annotations
@@ -27,6 +27,16 @@ GROUP = "group"
 
 def tap(user: str, data: str, update_id: str | None = None) -> Inbound:
     return Inbound("rec", f"dm-{user}", user, update_id or f"b{next(_ids)}", "tap", text=data)
+
+
+def group_tap(user: str, data: str, chat: str = GROUP) -> Inbound:
+    """A tap on a button of a group's message (lobby buttons live there)."""
+    return Inbound("rec", chat, user, f"b{next(_ids)}", "tap", text=data, is_group=True)
+
+
+def link_join(user: str, lobby_id: int) -> Inbound:
+    """A lobby's deep link followed (the Telegram gateway has checked that the user is a member of its group)."""
+    return Inbound("rec", f"dm-{user}", user, f"b{next(_ids)}", "command", command="join", game_id=lobby_id)
 
 
 def action(user: str, game_id: object, seq: object, code: str) -> Inbound:
@@ -126,10 +136,15 @@ def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately
         (tap(users[seat], "x" * 10_000), "not valid"),
         (tap(users[seat], "1:0:é"), "not valid"),
         (tap(users[seat], "'; DROP TABLE games; --"), "not valid"),
-        (tap(users[seat], f"{board_game}:{seq}:'or'1'='1"), "not allowed"),
-        (tap(users[seat], f"{board_game}:{seq}:%s%(x)s{{0}}"), "not allowed"),
+        # hand-made data, never signed by the service: refused before the game is even looked at
+        (tap(users[seat], f"{board_game}:{seq}:'or'1'='1"), "not valid"),
+        (tap(users[seat], f"{board_game}:{seq}:{mine[0]}"), "not valid"),  # the unsigned form of a legal choice
         (tap(users[seat], f"999999999999:{seq}:{mine[0]}"), "not valid"),  # beyond 32 bits
-        (tap(users[seat], f"0:{seq}:{mine[0]}"), "no such game"),
+        (tap(users[seat], pack(board_game, seq, mine[0])[:-1]), "not valid"),  # cut short
+        # signed, as if the secret had leaked: the worker still refuses what the game does not allow
+        (tap(users[seat], pack(board_game, seq, "'or'1'='1")), "not allowed"),
+        (tap(users[seat], pack(board_game, seq, "%s%(x)s{0}")), "not allowed"),
+        (tap(users[seat], pack(0, seq, mine[0])), "no such game"),
         (tap("mallory", pack(board_game, seq, mine[0])), "not seated"),
         (tap("mallory", pack(board_game, seq, "@")), "not seated"),  # a menu level
         (tap(other, pack(board_game, seq + 9, "@play")), "expired"),
@@ -146,6 +161,7 @@ def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately
         (action(users[seat], board_game, seq, ""), "not valid"),
         (action(users[seat], "9" * 5000, seq, mine[0]), "not valid"),
         (tap(users[seat], "L999999999999:join"), "not valid"),  # a Telegram deep link's 12-digit lobby id
+        (tap(users[seat], pack_lobby(board_game, "join")), "not valid"),  # a lobby button in a direct chat
     ]
     for cmd, phrase in cases:
         watch = Watch(recording)
@@ -155,6 +171,25 @@ def test_forged_garbage_and_stale_taps_change_nothing_and_are_answered_privately
         assert len(replies) == 1 and replies[0].chat == cmd.chat and phrase in replies[0].text, (what, replies)
         assert snapshot(board_game) == before, what
     assert group.new(GROUP) == []
+
+
+def test_a_hand_made_leave_is_refused_on_the_players_own_turn(board_game, recording):
+    """The board engine accepts `leave` from any living seat at any time (B-LEAVE) but never offers it: only codes the
+    service offered are signed, so a hand-made one, or an offered button's data with its code changed, is refused
+    before it reaches the game, and the knight lives."""
+    users = ["alice", "bob", "carol"]
+    assert drive(board_game, users, random.Random(1), lambda kind, s: len(prompts(board_game)) == 1)
+    ((seat, seq),) = prompts(board_game).items()
+    kind, state = state_of(board_game)
+    offered = pack(board_game, seq, get_game(kind).encode(get_game(kind).legal_actions(state, seat)[0]))
+    before = snapshot(board_game)
+    watch = Watch(recording)
+    signed_ids, offered_seq, _ = offered.split(":", 2)  # the code goes last and may hold colons itself
+    for data in (f"{board_game}:{seq}:leave", f"{signed_ids}:{offered_seq}:leave"):
+        submit(tap(users[seat], data))
+    assert snapshot(board_game) == before
+    assert [c.chat for c in watch.new()] == [f"dm-{users[seat]}"] * 2
+    assert all("not valid" in c.text for c in watch.new())
 
 
 def test_a_duplicate_update_is_one_move_and_not_answered_twice(board_game, recording):
@@ -178,37 +213,55 @@ def test_commands_from_another_chat_and_forged_lobby_taps(backbone_pg, recording
     submit(command("alice", "newgame", "cards"))
     with session_scope() as s:
         lobby_id = s.query(GameRow).one().id
-    submit(command("bob", "join", chat="dm-bob"))  # a direct chat has no lobby
-    submit(tap("bob", pack_lobby(lobby_id, "join")))
+    submit(command("bob", "join", chat="dm-bob"))  # a direct chat has no lobby (and the bot now knows Bob's)
+    submit(link_join("bob", lobby_id))
     watch = Watch(recording)
-    submit(tap("bob", pack_lobby(lobby_id, "start")))  # not the creator
-    submit(tap("bob", pack_lobby(lobby_id, "abort")))
-    submit(tap("bob", pack_lobby(lobby_id, "players", "7")))
-    submit(tap("alice", pack_lobby(lobby_id + 40, "start")))  # no such lobby
+    submit(group_tap("bob", pack_lobby(lobby_id, "start")))  # not the creator
+    submit(group_tap("bob", pack_lobby(lobby_id, "abort")))
+    submit(group_tap("bob", pack_lobby(lobby_id, "players", "7")))
+    submit(group_tap("alice", pack_lobby(lobby_id + 40, "start")))  # no such lobby
     submit(command("mallory", "abort", chat="other-group"))  # a chat without a game
     submit(command("mallory", "start", chat="other-group"))
     with session_scope() as s:
         game = s.get(GameRow, lobby_id)
         assert game.status == "lobby" and game.options["players"] == 3
-    assert sum("creator" in c.text for c in watch.new("dm-bob")) == 3
-    assert len(watch.new("dm-alice")) == 1  # alice's tap for a lobby that does not exist is answered too
-    assert len(watch.new("other-group")) == 2
-    assert watch.new(GROUP) == []
+    assert sum("creator" in c.text for c in watch.new("dm-bob")) == 3  # told privately: his direct chat is known
+    assert [c.chat for c in watch.new()] == ["dm-bob"] * 3  # Alice's and Mallory's are not: nothing is said
 
-    for user in ("carol",):
-        submit(tap(user, pack_lobby(lobby_id, "join")))
+    submit(link_join("carol", lobby_id))
     submit(command("alice", "start"))
     with session_scope() as s:
         assert s.get(GameRow, lobby_id).status == "active"
     before = snapshot(lobby_id)
     watch = Watch(recording)
     submit(command("mallory", "abort", chat="other-group"))  # the game is in another chat
-    submit(tap("mallory", pack_lobby(lobby_id, "abort")))  # not seated, not the creator
-    submit(tap("bob", pack_lobby(lobby_id, "abort")))
-    submit(tap("bob", pack_lobby(lobby_id, "start")))  # started already
+    submit(group_tap("mallory", pack_lobby(lobby_id, "abort"), chat="other-group"))  # a button naming it, elsewhere
+    submit(group_tap("bob", pack_lobby(lobby_id, "abort")))
+    submit(group_tap("bob", pack_lobby(lobby_id, "start")))  # started already
+    submit(link_join("bob", lobby_id))  # and no longer a lobby
     assert snapshot(lobby_id) == before
-    assert watch.new(GROUP) == []
-    assert all(watch.new(chat) for chat in ("other-group", "dm-mallory", "dm-bob"))
+    assert [c.chat for c in watch.new()] == ["dm-bob"] * 3
+
+
+def test_an_admin_of_another_group_can_neither_abort_nor_start_this_ones_game(backbone_pg, recording):
+    """What the Telegram gateway sends for a group admin's tap on Abort or Start: the command with the admin flag and
+    the game id of the button's data. Tapped in another group (whose admin the tapper is), it must change nothing."""
+    running = lobby.create_and_start("rec", GROUP, "board", {}, ["alice", "bob", "carol"], 0, seed=5)
+    submit(command("dora", "newgame", "board", "4", chat="group-2"))
+    with session_scope() as s:
+        waiting = s.query(GameRow).filter_by(status="lobby").one().id
+    submit(link_join("erin", waiting))
+    before = snapshot(running)
+    watch = Watch(recording)
+    submit(command("mallory", "abort", ADMIN_FLAG, chat="group-3", game_id=running))
+    submit(command("mallory", "start", ADMIN_FLAG, chat="group-3", game_id=waiting))  # 2 of 4 seated, no bots
+    submit(group_tap("mallory", pack_lobby(running, "abort"), chat="group-3"))
+    assert snapshot(running) == before
+    with session_scope() as s:
+        assert s.get(GameRow, waiting).status == "lobby"
+    assert watch.new() == []
+    submit(command("alice", "abort", ADMIN_FLAG, chat=GROUP, game_id=running))  # an admin of the game's own group
+    assert snapshot(running)[0] == "aborted"
 
 
 def test_hostile_command_arguments_are_refused_not_crashed(backbone_pg, recording):
@@ -229,7 +282,7 @@ def test_hostile_command_arguments_are_refused_not_crashed(backbone_pg, recordin
     ]:
         submit(command("alice", "set", option, value))
     for user in ("bob", "carol"):
-        submit(tap(user, pack_lobby(lobby_id, "join")))
+        submit(link_join(user, lobby_id))
     submit(command("alice", "start"))  # with whatever was accepted above: answered, not raised
     with session_scope() as s:
         game = s.get(GameRow, lobby_id)

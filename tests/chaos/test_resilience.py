@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import threading
 
-from service.callback import unpack
+from service.callback import pack, unpack
 from service.chat.base import Inbound
 from service.play import lobby
 from service.play.dispatch import submit
@@ -89,21 +89,24 @@ def test_forged_and_out_of_turn_input_changes_nothing(backbone_pg, toy_game, rec
     game_id = lobby.create_and_start("rec", "g", "toy", {}, ["alice", "bob"], 0, seed=2)
     good = unpack(newest_buttons(recording, "alice")[0])
     forged = [
-        f"{game_id}:{good.seq}:add:9",  # not a legal amount
-        f"{game_id}:{good.seq}:add:1.2.3",
-        f"{game_id}:{good.seq + 5}:add:1",  # a future seq
-        f"{game_id + 99}:{good.seq}:add:1",  # no such game
+        f"{game_id}:{good.seq}:add:1",  # hand-made: the unsigned form of a legal choice
         f"{game_id}:{good.seq}:drop table",
         "L99999:start",
         "\x00\xff",
+        # signed, as if the secret had leaked: the worker still refuses them
+        pack(game_id, good.seq, "add:9"),  # not a legal amount
+        pack(game_id, good.seq, "add:1.2.3"),
+        pack(game_id, good.seq + 5, "add:1"),  # a future seq
+        pack(game_id + 99, good.seq, "add:1"),  # no such game
     ]
     for data in forged:
         submit(tap("alice", data))
-    submit(tap("bob", f"{game_id}:{good.seq}:add:1"))  # bob, out of turn, with a current seq
+    submit(tap("bob", pack(game_id, good.seq, "add:1")))  # bob, out of turn, with a current seq
     assert log_of(game_id) == []
     with session_scope() as s:
         assert s.get(GameRow, game_id).seq == 0
     texts = [c.text for c in recording.calls if c.chat in ("dm-alice", "dm-bob")]
+    assert any("not valid" in t for t in texts)
     assert any("not allowed" in t for t in texts)
     assert any("not your turn" in t for t in texts)
     assert any("no such game" in t for t in texts)

@@ -68,4 +68,5 @@ def test_ids_beyond_the_database_range_are_refused_both_ways() -> None:
 
 def test_lobby_taps() -> None:
     assert callback.unpack(callback.pack_lobby(5, "set", "board")) == callback.LobbyTap(5, "set", "board")
-    assert callback.unpack("L5:join") == callback.LobbyTap(5, "join", None)
+    assert callback.unpack(callback.pack_lobby(5, "join")) == callback.LobbyTap(5, "join", None)
+    assert callback.unpack("L5:join") is None  # the old unsigned form

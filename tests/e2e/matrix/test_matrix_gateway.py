@@ -1,5 +1,6 @@
 """The sync loop against a real Synapse: commands and numbered answers become Inbound values, once each,
-across a restart; stale numbers are answered "expired"; history from before the bot is ignored."""
+across a restart; stale numbers are answered "expired" in a direct room and ignored in a group; history from before
+the bot is ignored."""
 
 from __future__ import annotations
 
@@ -66,8 +67,16 @@ def test_commands_numbers_reactions_and_restart(homeserver):
         await _until(gw, lambda: old.room_id in gw.client.rooms)
         await settle(alice)
         group = old.room_id
-        await alice.say(group, "!join")
+        joined = await alice.say(group, "!join")
         await alice.say(group, "3")  # a bare number in a group is conversation
+        # a number replying to, or a keycap on, a message that offered no choice: nothing is said in the group
+        reply = {"m.in_reply_to": {"event_id": joined.event_id}}
+        await alice.client.room_send(group, "m.room.message", {
+            "msgtype": "m.text", "body": "> <@alice> !join\n\n2", "m.relates_to": reply
+        })
+        await alice.client.room_send(group, "m.reaction", {
+            "m.relates_to": {"rel_type": "m.annotation", "event_id": joined.event_id, "key": "2️⃣"}
+        })
         await _until(gw, lambda: rec.inbound)
         assert [(c.kind, c.command, c.is_group, c.user) for c in rec.inbound] == [
             ("command", "join", True, alice.user_id)

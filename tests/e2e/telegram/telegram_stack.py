@@ -1,7 +1,8 @@
 """The whole service as separate processes around a fake Telegram: the gateway (`camelot serve --telegram`) and a
 Celery worker (`camelot worker`), with PostgreSQL and Redis on 127.0.0.1. Rates are scaled by TIME_SCALE on both
 sides (the worker's buckets and the fake server's limits), so a game takes seconds per round instead of minutes,
-and every rate is still enforced in the same proportions as Telegram's.
+and every rate is still enforced in the same proportions as Telegram's; so are the gateway's per-person flood
+limits, since the simulated people tap as fast as the scaled rates bring them their buttons.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ import sys
 from pathlib import Path
 
 from fake_bot_api import FakeBotApi, RateLimits
+from limits import parse
+
+from service.settings import Settings
 
 TIME_SCALE = 4  # 1 message/s per chat becomes 4/s; 20/min per group becomes 20 per 15 s; 30/s becomes 120/s
 CAMELOT = "from service.cli import app\napp()\n"  # the `camelot` command, as the Procfile runs it
@@ -27,6 +31,12 @@ def scaled_limits() -> RateLimits:
     return RateLimits(per_chat=(3, 3 * interval), per_group=(20, 60.0 * interval), overall=(30, interval), slack=0.2)
 
 
+def scaled_flood_limit(setting: str) -> str:
+    """A flood limit's default (service.settings) at TIME_SCALE times the count in the same window."""
+    item = parse(Settings.model_fields[setting].default)
+    return f"{item.amount * TIME_SCALE} per {item.multiples} {item.GRANULARITY.name}"
+
+
 def stack_env(api: FakeBotApi, broker_url: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
@@ -37,6 +47,8 @@ def stack_env(api: FakeBotApi, broker_url: str) -> dict[str, str]:
             "TELEGRAM_CHAT_INTERVAL": str(1.0 / TIME_SCALE),
             "TELEGRAM_GROUP_INTERVAL": str(3.0 / TIME_SCALE),
             "TELEGRAM_GLOBAL_INTERVAL": str(1.0 / 30 / TIME_SCALE),
+            "TAP_RATE_LIMIT": scaled_flood_limit("tap_rate_limit"),
+            "COMMAND_RATE_LIMIT": scaled_flood_limit("command_rate_limit"),
             "PYTHONUNBUFFERED": "1",
         }
     )

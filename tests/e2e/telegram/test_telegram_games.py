@@ -18,7 +18,7 @@ from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
 
 from engine import get_game
-from service.callback import LobbyTap, pack, unpack
+from service.callback import LobbyTap, linked_lobby, pack, unpack
 from service.play.presenting import t
 from service.store import games as game_rows
 from service.store import session_scope
@@ -27,6 +27,7 @@ from service.telegram.adapter import NO_RIGHTS_DEFAULT
 
 pytestmark = pytest.mark.e2e
 
+NOTICE_KEYS = ("notice.malformed", "notice.expired", "notice.not_seated", "notice.no_game", "notice.not_your_turn")
 BOARD_SEED = 7  # any deal works; fixed so a failure can be replayed
 CARDS_SEED = 45  # a deal in which random play meets a Morgan early (15 of 15 random games), so silence is tested
 
@@ -76,7 +77,7 @@ def open_table(
         "the lobby message",
     )
     link = next(b["url"] for b in api.buttons(group.id, lobby.message_id) if "url" in b)
-    game_id = int(link.rsplit("join", 1)[1])
+    game_id = linked_lobby(link.rsplit("join", 1)[1])
     for user in users:
         api.open_link(user, link)
     with session_scope() as s:
@@ -107,8 +108,9 @@ def settle(api: FakeBotApi, game_id: int) -> None:
         time.sleep(1.0)
 
 
-def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
-    """Another player's button, a wrong seq, garbage, another game: each answered, none changes the game."""
+def forge_taps(api: FakeBotApi, table: Table, game_id: int, group: Any) -> None:
+    """Another player's button, a wrong seq, garbage, another game, a hand-made `leave`: each answered to the tapper
+    alone, none changes the game or says a word in the group."""
     holder = api.wait(lambda: next((p for p in table.players if table.panel(p)), None), 30, "a first decision")
     message_id, _, data = table.panel(holder)
     choice = unpack(data[0])
@@ -117,16 +119,21 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
     other = next(p for p in table.players if p is not holder and choice.code not in legal_codes(game_id, p.user.id))
     before = game_row(game_id)
     other_msg = api.messages(other.user.id)[-1].message_id
+    since = len(api.records(group.id))
     taps = [
         api.tap(other.user, other.user.id, other_msg, data[0], forge=True),
         api.tap(holder.user, holder.user.id, message_id, pack(game_id, before[1] + 5, choice.code), forge=True),
         api.tap(holder.user, holder.user.id, message_id, "\u0000\u00ff%garbage%", forge=True),
         api.tap(holder.user, holder.user.id, message_id, pack(game_id + 1000, choice.seq, choice.code), forge=True),
+        api.tap(holder.user, holder.user.id, message_id, f"{game_id}:{choice.seq}:leave", forge=True),
     ]
     answers = [api.answer(q) for q in taps]  # at once; a reason when the cache knows, else the worker's notice
     time.sleep(1.0)
     assert game_row(game_id) == before, (answers, data[0])
-    assert answers[1] and answers[2], answers  # the wrong seq and the garbage are refused by the precheck
+    invalid = t(holder.user.language_code, "notice.malformed")
+    assert answers[1] and answers[2] == answers[4] == invalid, answers  # refused by the precheck, privately
+    refusals = {t(lang, key) for lang in ("en", "cs", "pl", "nl", "ro", "it") for key in NOTICE_KEYS}
+    assert not [r.text for r in api.records(group.id)[since:] if r.text in refusals]  # the group hears nothing
 
 
 def play(
@@ -172,7 +179,7 @@ def _play(
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
     settle(api, game_id)
     snapshot()  # what the phones show while the first decisions are open
-    forge_taps(api, table, game_id)
+    forge_taps(api, table, game_id, group)
     member = users[1]
     seen = {"silenced": 0, "lifted": 0}
 

@@ -9,6 +9,7 @@ import re
 import pytest
 from sqlalchemy import select, text
 
+from service.callback import unpack
 from service.play import bot_move, lobby
 from service.play.queue import take_scheduled
 from service.play.state import Cached
@@ -62,7 +63,7 @@ def _written(game_id: int) -> dict[str, object]:
                 row.chat == group,
                 row.op,
                 neutral.sub("#", row.ref or ""),
-                neutral.sub("#", repr(row.payload)).replace(group, "GROUP"),
+                neutral.sub("#", repr(_readable(row.payload))).replace(group, "GROUP"),
             )
             for row in rows
             if row.chat == group or not row.chat.startswith("grp")
@@ -79,6 +80,12 @@ def _written(game_id: int) -> dict[str, object]:
             ),
             "outbox": outbox,
         }
+
+
+def _readable(payload: dict) -> dict:
+    """The payload with each button's signed data as what it means (its MAC differs with the game id)."""
+    buttons = [[[label, repr(unpack(data))] for label, data in row] for row in payload.get("buttons") or []]
+    return {**payload, "buttons": buttons} if payload.get("buttons") else payload
 
 
 def _play_out(game_id: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from service.callback import LobbyTap, unpack
+from service.callback import LobbyTap, pack_lobby, unpack
 from service.play.dispatch import submit
 from service.store import session_scope
 from service.store.models import GameRow
@@ -34,7 +34,7 @@ def test_option_buttons_cycle_language_deadlines_and_variants(backbone_local, re
     before = lobby_row()
     for verb in ("lang", "turn", "response", "traitor", "squires"):
         button = lobby_buttons(recording)[verb]
-        submit(tap("alice", f"L{button.lobby_id}:{verb}:{button.value}", chat="group"))
+        submit(tap("alice", pack_lobby(button.lobby_id, verb, button.value), chat="group"))
     after = lobby_row()
     assert after.language == first["lang"].value != before.language
     assert after.options["turn_deadline"] == float(first["turn"].value) * 3600
@@ -48,7 +48,7 @@ def test_option_buttons_refuse_everyone_but_the_creator(backbone_local, recordin
     submit(command("alice", "newgame", "cards"))
     expert = lobby_buttons(recording)["expert"]
     assert expert.value == "on"
-    submit(tap("mallory", f"L{expert.lobby_id}:expert:on", chat="group"))
+    submit(tap("mallory", pack_lobby(expert.lobby_id, "expert", "on"), chat="group"))
     assert "expert" not in lobby_row().config
-    submit(tap("alice", f"L{expert.lobby_id}:expert:on", chat="group"))
+    submit(tap("alice", pack_lobby(expert.lobby_id, "expert", "on"), chat="group"))
     assert lobby_row().config["expert"] is True

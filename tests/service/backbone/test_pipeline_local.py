@@ -17,7 +17,8 @@ _ids = itertools.count(1)
 
 
 def tap(user: str, data: str, chat: str | None = None, update_id: str | None = None) -> Inbound:
-    return Inbound("rec", chat or f"dm-{user}", user, update_id or f"u{next(_ids)}", "tap", text=data)
+    chat = chat or f"dm-{user}"
+    return Inbound("rec", chat, user, update_id or f"u{next(_ids)}", "tap", text=data, is_group=chat == "group")
 
 
 def command(user: str, name: str, *args: str, chat: str = "group") -> Inbound:
@@ -59,8 +60,10 @@ def test_lobby_then_taps_play_moves_and_refusals_change_nothing(backbone_local, 
     submit(command("alice", "newgame", "toy"))
     submit(command("bob", "join"))
     submit(command("carol", "join"))
-    submit(command("bob", "start"))  # not the creator
-    assert any("Only the game's creator" in c.text for c in recording.sent("group"))
+    submit(command("bob", "help", chat="dm-bob"))  # the bot now knows Bob's direct chat
+    submit(command("bob", "start"))  # not the creator: told privately, never in the group
+    assert any("Only the game's creator" in c.text for c in recording.sent("dm-bob"))
+    assert not any("Only the game's creator" in c.text for c in recording.sent("group"))
     submit(command("alice", "start"))
     with session_scope() as s:
         game = s.query(GameRow).one()

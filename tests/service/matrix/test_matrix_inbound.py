@@ -69,6 +69,9 @@ def test_commands_are_recognized_with_arguments_and_admin_flag():
     assert (cmd.platform, cmd.kind, cmd.command, cmd.is_group) == ("matrix", "command", "abort", True)
     assert cmd.args == (ADMIN_FLAG,)
     assert inbound.command(_origin(True), "abort", (), admin=False).args == ()
+    typed = inbound.parse_command(f"!abort {ADMIN_FLAG}")  # the flag typed by anyone is no moderator's
+    assert typed is not None and inbound.command(_origin(True), *typed, admin=False).args == ()
+    assert inbound.command(_origin(True), *typed, admin=True).args == (ADMIN_FLAG,)
 
 
 def test_numbers_count_in_direct_rooms_or_as_replies_only():

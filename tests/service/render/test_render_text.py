@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import get_game
 from engine.core.actions import Action
 from engine.core.events import private
+from service.callback import pack
 from service.render import board_text, cards_text, menus, panel
 
 
@@ -72,9 +73,9 @@ def test_many_choices_make_two_levels_and_a_back_button():
         )
 
     top = [[b.data for b in row] for row in build(None)]
-    assert [d for row in top for d in row] == ["7:3:@move", "7:3:@fight", "7:3:draw"]
+    assert [d for row in top for d in row] == [pack(7, 3, c) for c in ("@move", "@fight", "draw")]
     second = [b.data for row in build("fight") for b in row]
-    assert second == ["7:3:fight:1", "7:3:fight:2", "7:3:fight:3", "7:3:fight:4", "7:3:fight:5", "7:3:@"]
+    assert second == [pack(7, 3, c) for c in ("fight:1", "fight:2", "fight:3", "fight:4", "fight:5", "@")]
     assert menus.reachable(build) == {a.encode() for a in actions}
 
 
@@ -95,7 +96,7 @@ def test_a_long_kind_is_paged_and_every_page_is_reachable():
 
     first = kb(None)
     assert sum(len(r) for r in first) <= menus.MAX_BUTTONS
-    assert first[-1][-1].data == "1:1:@pick:1"
+    assert first[-1][-1].data == pack(1, 1, "@pick:1")
     assert menus.reachable(kb) == {a.encode() for a in actions}
 
 

@@ -13,11 +13,21 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "e2e" / "telegram"))
 from fake_bot_api import FakeBotApi, RateLimits  # noqa: E402
 from fake_bot_api.fixtures import fake_api  # noqa: E402
 
-from service.chat import registry  # noqa: E402
+from service.chat import floods, registry  # noqa: E402
 from service.settings import get_settings  # noqa: E402
 from service.telegram.adapter import TelegramAdapter  # noqa: E402
 
 __all__ = ["fake_api", "telegram_backbone", "telegram_local"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_flood_counts() -> Iterator[None]:
+    """The fake's user ids repeat from test to test: each test's gateway counts a person's taps and commands from
+    zero (a backbone fixture also flushes the Redis that counts them), under this test's settings."""
+    get_settings.cache_clear()
+    floods.reset()
+    yield
+    floods.reset()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fake_bot_api import CannotSend, FakeBotApi, RateLimits
 
-from service.callback import pack, pack_lobby
+from service.callback import link_token, pack, pack_lobby
 from service.chat.base import Button, PermanentError, RateLimited, TransientError
 from service.sessions import MemorySessions
 from service.telegram.adapter import TelegramAdapter, user_key
@@ -39,8 +39,8 @@ def test_join_becomes_a_deep_link_and_choices_stay_callbacks(api: FakeBotApi, ad
     ]
     message_id = run(adapter.send_text(str(group.id), "New game", buttons))
     sent = api.buttons(group.id, int(message_id))
-    assert sent[0] == {"text": "Join", "url": "https://t.me/camelot_test_bot?start=join7"}
-    assert [b.get("callback_data") for b in sent[1:]] == ["L7:start", "7:3:fight:2"]
+    assert sent[0] == {"text": "Join", "url": f"https://t.me/camelot_test_bot?start=join{link_token(7)}"}
+    assert [b.get("callback_data") for b in sent[1:]] == [pack_lobby(7, "start"), pack(7, 3, "fight:2")]
     api.open_link(ann, sent[0]["url"])
     assert api.world.users[ann.id].started and api.rejected == []
 

@@ -11,13 +11,15 @@ import pytest
 from fake_bot_api import FakeBotApi
 from telegram_gateway_runner import GatewayThread
 
-from service.callback import pack, pack_lobby
+from service.callback import link_token, pack
 from service.chat.base import Button, Inbound
 from service.play import dispatch
 from service.render import i18n
 from service.sessions import MemorySessions, get_sessions
+from service.settings import get_settings
 from service.telegram.adapter import TelegramAdapter, user_key
 from service.telegram.handlers import Backbone
+from service.telegram.inbound import join_link
 
 
 class RecordingBackbone:
@@ -25,6 +27,8 @@ class RecordingBackbone:
 
     def __init__(self) -> None:
         self.submitted: list[Inbound] = []
+        self.refused: list[tuple[Inbound, str]] = []
+        self.lobbies: dict[int, str] = {}  # lobby id → its group, as the backbone would know them
         self.joined_in_group: list[tuple[str, str]] = []
         self.migrated: list[tuple[str, str]] = []
         self.lock = threading.Lock()
@@ -35,7 +39,14 @@ class RecordingBackbone:
                 self.submitted.append(command)
 
         async def precheck(command: Inbound) -> str | None:
-            return dispatch.precheck(command)
+            return None if command.kind == "command" else dispatch.precheck(command)  # no lobbies in a database
+
+        async def refuse(command: Inbound, reason: str) -> None:
+            with self.lock:
+                self.refused.append((command, reason))
+
+        async def lobby_group(lobby_id: int) -> str | None:
+            return self.lobbies.get(lobby_id)
 
         async def joined_in_group(command: Inbound, bot_username: str) -> None:
             with self.lock:
@@ -45,7 +56,7 @@ class RecordingBackbone:
             with self.lock:
                 self.migrated.append((old, new))
 
-        return Backbone(submit, precheck, joined_in_group, chat_migrated)
+        return Backbone(submit, precheck, refuse, lobby_group, joined_in_group, chat_migrated)
 
 
 @pytest.fixture
@@ -77,11 +88,39 @@ def test_group_commands_become_inbound_commands(world: Any) -> None:
 
 
 def test_deep_link_opens_the_direct_chat_and_joins(world: Any) -> None:
-    api, rec, _, ann, _ = world
-    api.open_link(ann, "https://t.me/camelot_test_bot?start=join12")
+    api, rec, group, ann, _ = world
+    rec.lobbies[12] = str(group.id)
+    api.open_link(ann, join_link("camelot_test_bot", 12))
     (join,) = wait_submitted(api, rec, 1)
-    assert (join.kind, join.text, join.chat, join.is_group) == ("tap", pack_lobby(12, "join"), str(ann.id), False)
+    assert (join.kind, join.command, join.game_id, join.chat, join.is_group) == (
+        "command", "join", 12, str(ann.id), False
+    )
     assert get_sessions().get_ui("user", user_key(str(ann.id))) == {"dm": True}
+
+
+def test_a_deep_link_joins_only_a_member_of_the_lobbys_group(world: Any) -> None:
+    """A stranger who got the link (forwarded, guessed) is refused privately; so is a link the service did not make
+    (the sequential id alone, or another lobby's MAC) and one of a lobby that is gone."""
+    api, rec, group, ann, _ = world
+    rec.lobbies[12] = str(group.id)
+    stranger = api.add_user("Mallory")
+    api.open_link(stranger, join_link("camelot_test_bot", 12))
+    api.open_bot(stranger, "join12")
+    api.open_bot(stranger, "join13_" + link_token(12).split("_")[1])
+    api.open_link(ann, join_link("camelot_test_bot", 14))  # no such lobby (any more)
+    api.wait(lambda: len(rec.refused) == 4, 10, "four refusals")
+    assert sorted((c.user, c.chat, reason) for c, reason in rec.refused) == sorted(  # updates run concurrently
+        [
+            (str(stranger.id), str(stranger.id), "not_member"),
+            (str(stranger.id), str(stranger.id), "malformed"),
+            (str(stranger.id), str(stranger.id), "malformed"),
+            (str(ann.id), str(ann.id), "no_lobby"),
+        ]
+    )
+    api.join(stranger, group.id)  # now a member: the same link works
+    api.open_link(stranger, join_link("camelot_test_bot", 12))
+    (join,) = wait_submitted(api, rec, 1)
+    assert (join.user, join.command, join.game_id) == (str(stranger.id), "join", 12)
 
 
 def test_taps_are_answered_at_once_and_handed_on(world: Any) -> None:
@@ -96,17 +135,18 @@ def test_taps_are_answered_at_once_and_handed_on(world: Any) -> None:
     good = api.tap(ann, ann.id, mid, pack(5, 9, "fight:1"))
     stale = api.tap(ann, ann.id, mid, pack(5, 8, "pass"))
     forged = api.tap(ann, ann.id, mid, "5:9:\u00fcber", forge=True)
+    unsigned = api.tap(ann, ann.id, mid, "5:9:fight:1", forge=True)  # the right game, seq and code, but hand-made
     foreign = api.tap(bob, group.id, board, pack(5, 9, "fight:1"))
     assert api.answer(good) == ""
     assert api.answer(stale) == i18n.t("it", "notice.expired") != i18n.t("en", "notice.expired")  # Ann's language
-    assert api.answer(forged) == i18n.t("it", "notice.malformed")
+    assert api.answer(forged) == api.answer(unsigned) == i18n.t("it", "notice.malformed")
     assert api.answer(foreign) == "You are not seated in this game."
     wait_submitted(api, rec, 2)
     threading.Event().wait(0.3)
     (tap,) = rec.submitted[1:]
     assert (tap.kind, tap.text, tap.chat, tap.user, tap.is_group) == (
         "tap",
-        "5:9:fight:1",
+        pack(5, 9, "fight:1"),
         str(ann.id),
         str(ann.id),
         False,
@@ -118,7 +158,7 @@ def test_abort_by_a_group_admin_carries_the_admin_flag(fake_api: FakeBotApi) -> 
     ann, guin = fake_api.add_user("Ann"), fake_api.add_user("Guinevere")
     group = fake_api.add_group("Table", [ann], admins=[guin])
     with GatewayThread(fake_api.token, fake_api.base_url, rec.backbone()):
-        fake_api.say(ann, group.id, "/abort")
+        fake_api.say(ann, group.id, "/abort --admin")  # the flag typed by someone who is no admin is dropped
         fake_api.say(guin, group.id, "/abort")
         plain, admin = wait_submitted(fake_api, rec, 2)
     assert {plain.user: plain.args, admin.user: admin.args} == {str(ann.id): (), str(guin.id): (dispatch.ADMIN_FLAG,)}
@@ -161,3 +201,27 @@ def test_typed_join_in_the_group_is_followed_up(world: Any) -> None:
     (join,) = wait_submitted(api, rec, 1)
     api.wait(lambda: rec.joined_in_group, 10)
     assert join.command == "join" and rec.joined_in_group == [(str(ann.id), "camelot_test_bot")]
+
+
+def test_one_persons_flood_is_dropped_before_it_is_queued(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the flood limits a person's taps are answered "too fast" and their commands ignored; nothing of it
+    reaches the backbone, and nobody else is slowed down."""
+    api, rec, group, ann, bob = world
+    monkeypatch.setenv("TAP_RATE_LIMIT", "15 per minute")  # windows long enough for a slow machine
+    monkeypatch.setenv("COMMAND_RATE_LIMIT", "10 per minute")
+    get_settings.cache_clear()
+    api.open_bot(ann)
+    api.wait(lambda: rec.submitted, 10)
+    get_sessions().put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
+    adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
+    mid = int(asyncio.run(adapter.send_text(str(ann.id), "Your turn", [[Button("Fight", pack(5, 9, "fight:1"))]])))
+    answers = [api.answer(api.tap(ann, ann.id, mid, pack(5, 9, "fight:1"))) for _ in range(30)]
+    assert answers == [""] * 15 + [i18n.t("it", "notice.too_fast")] * 15
+    for _ in range(12):
+        api.say(bob, group.id, "/status")
+    api.say(ann, group.id, "/status")  # Ann's taps do not count against her commands
+    api.wait(lambda: len(rec.submitted) == 1 + 15 + 10 + 1, 10, "what was let through")
+    threading.Event().wait(0.5)
+    submitted = rec.submitted[1:]
+    assert [c.kind for c in submitted].count("tap") == 15
+    assert sorted(c.user for c in submitted if c.kind == "command") == sorted([str(bob.id)] * 10 + [str(ann.id)])
