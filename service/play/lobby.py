@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
+from service.observability import metrics
 from service.play.hand_on import after_commit
 from service.play.publish import publish
 from service.play.queue import request_delivery
@@ -184,6 +185,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         if not (is_admin or _is_creator(s, game, platform, user)):
             return "not_creator"
         chat = s.get(Chat, game.chat_id)
+        metrics.game_aborted(game)
         game.status = "aborted"
         deadline_rows.clear_game(s, game.id)
         if game.silence:
