@@ -45,9 +45,14 @@ def queue_lengths() -> dict[str, int]:
 def serve(role: str) -> None:
     """Start the process's HTTP server (METRICS_PORT), with the readiness of its Celery side ("worker" or "beat")."""
     checks.register(role, lambda: _ready(role))
+    log_as_configured()
+    http.serve(role)
+
+
+def log_as_configured() -> None:
+    """With LOG_FORMAT=json, Celery's own log lines as JSON too (before the worker or beat starts)."""
     if get_settings().log_format == "json":
         setup_logging.connect(_json_logging, weak=False)  # Celery then leaves the loggers to us
-    http.serve(role)
 
 
 def _ready(role: str) -> str:
