@@ -14,6 +14,13 @@ import structlog
 
 from service.logs import configure, json_root_handler
 
+WORD = "".join(["SEC", "RET"])  # built at run time: a traceback's source lines must not contain it
+
+
+def fail(hand: list[str]) -> None:
+    secret = WORD + "-merlin-and-the-grail"  # noqa: F841 - a local a rich traceback would print
+    raise ValueError("boom")
+
 
 @pytest.fixture
 def root_logger() -> Iterator[logging.Logger]:
@@ -33,20 +40,13 @@ def root_logger() -> Iterator[logging.Logger]:
 def test_an_exception_logged_with_structlog_shows_no_local_values(capsys, root_logger, fmt):
     configure(fmt=fmt)
     log = structlog.get_logger("camelot.test")
-
-    word = "".join(["SEC", "RET"])  # built at run time: a traceback's source lines must not contain it
-
-    def fail(hand: list[str]) -> None:
-        secret = word + "-merlin-and-the-grail"  # noqa: F841 - a local a rich traceback would print
-        raise ValueError("boom")
-
     try:
-        fail([word + "-hand-card"])
+        fail([WORD + "-hand-card"])
     except ValueError:
         log.exception("test.failed", game=7)
     out = capsys.readouterr().out
     assert "test.failed" in out and "ValueError: boom" in out and "fail" in out
-    assert word not in out
+    assert WORD not in out
     if fmt == "json":
         line = json.loads(out)
         assert line["event"] == "test.failed" and line["game"] == 7 and line["level"] == "error"
@@ -56,18 +56,12 @@ def test_an_exception_logged_with_structlog_shows_no_local_values(capsys, root_l
 def test_a_librarys_exception_in_json_logs_shows_no_local_values(root_logger):
     text = io.StringIO()
     json_root_handler(logging.INFO, stream=text)
-    word = "".join(["SEC", "RET"])
-
-    def fail(hand: list[str]) -> None:
-        secret = word + "-merlin-and-the-grail"  # noqa: F841 - a local a rich traceback would print
-        raise ValueError("boom")
-
     try:
-        fail([word + "-hand-card"])
+        fail([WORD + "-hand-card"])
     except ValueError:
         logging.getLogger("telegram.ext.Application").exception("an update failed")
     logging.getLogger("httpx").debug("below the level: not written")
     lines = [json.loads(line) for line in text.getvalue().splitlines()]
-    assert len(lines) == 1 and word not in text.getvalue()
+    assert len(lines) == 1 and WORD not in text.getvalue()
     assert lines[0]["logger"] == "telegram.ext.Application" and lines[0]["event"] == "an update failed"
     assert lines[0]["exception"].endswith("ValueError: boom")

@@ -9,8 +9,6 @@ import os
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -21,19 +19,10 @@ from service.matrix import health
 from service.matrix.login_store import LoginStore, StoredLogin
 from service.observability import checks
 from service.settings import get_settings
+from tests.scrape import get
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def get(port: int, path: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=15) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-    except OSError:
-        return 0, ""
 
 
 def test_the_gateway_process_is_ready_while_it_syncs(backbone_pg, homeserver, tmp_path):

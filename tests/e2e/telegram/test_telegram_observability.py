@@ -10,20 +10,18 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_bot_api import FakeBotApi
-from prometheus_client.parser import text_string_to_metric_families
 from telegram_players import Table
 from telegram_stack import CAMELOT, Stack, scaled_limits
 from test_telegram_games import game_row, open_table, outbox_drained
 
 from service.settings import get_settings
+from tests.scrape import Samples, get, samples
 
 pytestmark = pytest.mark.e2e
 PORTS = 8  # METRICS_PORTS: the processes take the first free ones from METRICS_PORT
@@ -50,25 +48,7 @@ def _free(port: int) -> bool:
     return True
 
 
-def get(port: int, path: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=15) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
-def samples(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    status, text = get(port, "/metrics")
-    assert status == 200
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
-
-
-def total(found: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str, **labels: str) -> float:
+def total(found: Samples, name: str, **labels: str) -> float:
     """The sum of the samples of `name` whose labels include `labels`."""
     return sum(v for (n, ls), v in found.items() if n == name and set(labels.items()) <= set(ls))
 

@@ -5,7 +5,6 @@ is checked with getMe through TELEGRAM_BASE_URL (the fake Bot API)."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,6 +14,7 @@ import pytest
 
 from service import doctor
 from service.settings import get_settings
+from tests.scrape import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "tests" / "e2e" / "telegram"))
@@ -37,12 +37,6 @@ def telegram(bot_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch) -> FakeBotApi
     monkeypatch.setenv("TELEGRAM_BASE_URL", bot_api.base_url)
     get_settings.cache_clear()
     return bot_api
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def findings() -> dict[str, tuple[bool, str]]:
@@ -105,7 +99,7 @@ def test_an_unmigrated_database_is_said_in_words(telegram, tmp_path, monkeypatch
 
 
 def test_a_stopped_redis_is_said_in_words(backbone_pg, telegram, monkeypatch):
-    monkeypatch.setenv("REDIS_URL", f"redis://:hunter2@127.0.0.1:{closed_port()}/0")
+    monkeypatch.setenv("REDIS_URL", f"redis://:hunter2@127.0.0.1:{free_port()}/0")
     get_settings.cache_clear()
     run = camelot_doctor()
     assert run.returncode == 1

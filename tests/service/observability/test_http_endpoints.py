@@ -6,47 +6,21 @@ from __future__ import annotations
 
 import json
 import socket
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from service.observability import checks, http
 from service.play import lobby, queue
 from service.settings import get_settings
 from service.store import outbox, session_scope
 from service.store.models import Deadline, OutboxRow, utcnow
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.scrape import free_port, get, samples
 
 
 def closed_port() -> int:
-    return free_port()  # nothing listens there once the probe socket is closed
-
-
-def get(port: int, path: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=15) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
-def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    status, text = get(port, "/metrics")
-    assert status == 200
-    return {
-        (s.name, tuple(sorted(s.labels.items()))): s.value
-        for family in text_string_to_metric_families(text)
-        for s in family.samples
-    }
+    return free_port()
 
 
 @pytest.fixture
@@ -68,10 +42,10 @@ def test_healthz_readyz_and_metrics_answer(backbone_pg, served):
     assert status == 200 and ready["ready"] is True, body
     assert set(ready["checks"]) >= {"database", "redis", "broker"}
     assert "schema at" in ready["checks"]["database"]["detail"]
-    samples = scrape(served)
-    assert samples[("camelot_process", (("role", "test"),))] == 1
-    assert samples[("camelot_outbox_backlog", (("platform", "telegram"),))] == 0
-    assert samples[("camelot_shared_read_ok", (("source", "outbox"),))] == 1
+    found = samples(served)
+    assert found[("camelot_process", (("role", "test"),))] == 1
+    assert found[("camelot_outbox_backlog", (("platform", "telegram"),))] == 0
+    assert found[("camelot_shared_read_ok", (("source", "outbox"),))] == 1
     assert get(served, "/other")[0] == 404
 
 
@@ -140,29 +114,29 @@ def test_the_outbox_backlog_its_oldest_message_and_overdue_deadlines_are_read_on
         oldest = s.query(OutboxRow).order_by(OutboxRow.id).first()
         oldest.created = utcnow() - timedelta(seconds=120)
     game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
-    samples = scrape(served)
-    assert samples[("camelot_outbox_backlog", (("platform", "telegram"),))] == 3
-    assert samples[("camelot_outbox_backlog", (("platform", "matrix"),))] == 0
-    assert 120 <= samples[("camelot_outbox_oldest_age_seconds", (("platform", "telegram"),))] < 180
-    assert samples[("camelot_deadlines_open", ())] == 1 and samples[("camelot_deadlines_due", ())] == 0
+    found = samples(served)
+    assert found[("camelot_outbox_backlog", (("platform", "telegram"),))] == 3
+    assert found[("camelot_outbox_backlog", (("platform", "matrix"),))] == 0
+    assert 120 <= found[("camelot_outbox_oldest_age_seconds", (("platform", "telegram"),))] < 180
+    assert found[("camelot_deadlines_open", ())] == 1 and found[("camelot_deadlines_due", ())] == 0
     with session_scope() as s:
         s.query(Deadline).filter_by(game_id=game_id).update({"due_at": utcnow() - timedelta(seconds=1)})
-    assert scrape(served)[("camelot_deadlines_due", ())] == 1
+    assert samples(served)[("camelot_deadlines_due", ())] == 1
 
 
 def test_the_brokers_queues_are_read_and_a_broker_down_is_said_not_hidden(backbone_pg, served, monkeypatch):
     monkeypatch.setenv("CELERY_BROKER_URL", backbone_pg.redis_url)
     get_settings.cache_clear()
     queue.broker().publish("noop", {})  # no worker: it waits in the moves' queue
-    samples = scrape(served)
-    assert samples[("camelot_queue_length", (("queue", "celery"),))] == 1
-    assert samples[("camelot_queue_length", (("queue", "deliver.telegram"),))] == 0
+    found = samples(served)
+    assert found[("camelot_queue_length", (("queue", "celery"),))] == 1
+    assert found[("camelot_queue_length", (("queue", "deliver.telegram"),))] == 0
     assert json.loads(get(served, "/readyz")[1])["checks"]["broker"]["ok"] is True
 
     monkeypatch.setenv("CELERY_BROKER_URL", f"redis://127.0.0.1:{closed_port()}/0")
     get_settings.cache_clear()
-    samples = scrape(served)
-    assert samples[("camelot_shared_read_ok", (("source", "broker"),))] == 0
-    assert samples[("camelot_shared_read_ok", (("source", "outbox"),))] == 1
+    found = samples(served)
+    assert found[("camelot_shared_read_ok", (("source", "broker"),))] == 0
+    assert found[("camelot_shared_read_ok", (("source", "outbox"),))] == 1
     broker = json.loads(get(served, "/readyz")[1])["checks"]["broker"]
     assert broker["ok"] is False and "cannot reach the broker" in broker["detail"]
