@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from prometheus_client import Counter, Gauge, Histogram
+from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
 from service.chat.base import RateLimited, TransientError
 
+disable_created_metrics()  # no `_created` series beside each counter: Prometheus's own resets detection suffices
 ROUND_TRIP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 NOT_A_MOVE = ("navigated",)  # an "@" tap re-renders a panel: neither applied nor refused
 
