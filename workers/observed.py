@@ -78,8 +78,10 @@ def _beat_started(**_: Any) -> None:
 
 @worker_process_init.connect
 def _pool_process(**_: Any) -> None:
-    """A prefork pool process counts the moves it plays: it serves them itself."""
-    http.serve("worker")
+    """A prefork pool process counts the moves it plays: it serves them itself (ready as it starts: its parent
+    hands it tasks)."""
+    _state["worker"] = "ready"
+    serve("worker")
 
 
 def _json_logging(loglevel: Any = logging.INFO, **_: Any) -> None:
