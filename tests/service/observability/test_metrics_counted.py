@@ -8,30 +8,32 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from prometheus_client import REGISTRY
+from prometheus_client.metrics import MetricWrapperBase
 
 from service import jobs
 from service.callback import pack
 from service.chat.base import Inbound, PermanentError, RateLimited
+from service.observability import metrics
 from service.play import lobby
 from service.play.dispatch import submit
 from service.store import session_scope
 from service.store.models import ActionRow, Deadline, GameRow, Seat
 
-
-def sample(name: str, **labels: str) -> float:
-    return REGISTRY.get_sample_value(name, labels) or 0.0
+COUNTED = [m for m in vars(metrics).values() if isinstance(m, MetricWrapperBase)]
 
 
 class Delta:
-    """The change of chosen samples across a block: `with Delta() as d: …; d("camelot_…_total", by="bot")`."""
+    """The change of the counted samples across a block: `with Delta() as d: …; d("camelot_…_total", by="bot")`."""
 
     def __enter__(self) -> Delta:
-        self.before = {self._key(s): s.value for m in REGISTRY.collect() for s in m.samples}
+        self.before = self._read()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.after = {self._key(s): s.value for m in REGISTRY.collect() for s in m.samples}
+        self.after = self._read()
+
+    def _read(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        return {self._key(s): s.value for metric in COUNTED for family in metric.collect() for s in family.samples}
 
     def __call__(self, name: str, **labels: str) -> float:
         key = (name, tuple(sorted(labels.items())))
