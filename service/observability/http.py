@@ -74,8 +74,10 @@ def serve(role: str) -> int | None:
     Shared gauges are registered and the role is named in `camelot_process{role}`. A second call is a no-op."""
     global _server, _pid
     settings = get_settings()
-    if _server is not None and _pid == os.getpid():
-        return _server.server_port
+    if _server is not None:
+        if _pid == os.getpid():
+            return _server.server_port
+        _server.socket.close()  # a forked pool process's copy of its parent's socket: the parent keeps serving
     if not settings.metrics_port:
         return None
     metrics.process(role)
