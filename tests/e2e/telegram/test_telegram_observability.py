@@ -1,11 +1,13 @@
 """Every process of a Telegram deployment answers /healthz, /readyz and /metrics during a game: the gateway
 (`camelot serve --telegram`), a worker (`camelot worker`) and beat (`camelot beat`), each on its own port from
 METRICS_PORT. The worker counts the moves it applied (as many as the game's log holds) with their round trips, the
-gateway counts the messages it sent, and the outbox gauges are there in each."""
+gateway counts the messages it sent, and the outbox gauges are there in each. A process whose Redis does not answer
+is alive but not ready."""
 
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -24,6 +26,7 @@ from service.settings import get_settings
 from tests.scrape import Samples, get, samples
 
 pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[3]
 PORTS = 8  # METRICS_PORTS: the processes take the first free ones from METRICS_PORT
 ROLES = ("worker", "telegram", "beat")
 
@@ -141,3 +144,34 @@ def test_every_process_answers_and_the_moves_are_counted(observed_stack, fake_ap
         assert ("camelot_outbox_oldest_age_seconds", (("platform", "telegram"),)) in found, role
         assert ("camelot_queue_length", (("queue", "deliver.telegram"),)) in found, role
         assert total(found, "camelot_shared_read_ok") == 3, (role, found)
+
+
+def test_a_process_whose_redis_is_unreachable_is_alive_but_not_ready(backbone_pg: Any, tmp_path: Path) -> None:
+    """`camelot beat` with the sessions' Redis on a closed port (its broker reachable): /healthz 200, /readyz 503
+    naming Redis in words."""
+    port = free_run(1)
+    env = dict(
+        os.environ,
+        CELERY_BROKER_URL=backbone_pg.redis_url,
+        REDIS_URL=f"redis://127.0.0.1:{free_run(1)}/0",
+        METRICS_PORT=str(port),
+        METRICS_PORTS="1",
+        PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    )
+    out = (tmp_path / "beat.log").open("ab")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CAMELOT, "beat"], env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while get(port, "/healthz")[0] != 200:
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "beat.log").read_text()
+            time.sleep(0.3)
+        status, body = get(port, "/readyz")
+        found = json.loads(body)["checks"]
+        assert status == 503 and found["redis"]["ok"] is False
+        assert found["redis"]["detail"].startswith("cannot reach Redis at redis://127.0.0.1:")
+        assert found["database"]["ok"] and found["broker"]["ok"]
+    finally:
+        proc.terminate()
+        proc.wait(20)
