@@ -50,16 +50,24 @@ def compose_variables() -> set[str]:
     return set(re.findall(r"^# ([A-Z_]+)=", (INFRA / ".env.example").read_text(), re.M))
 
 
+INTERPOLATION = re.compile(r"\$\{([A-Z_]+)(?::([-?])([^}]*))?\}")  # ${NAME}, ${NAME:-default}, ${NAME:?error}
+
+
 def interpolated() -> dict[str, str | None]:
-    """The variables the compose file takes from .env (`${NAME}` or `${NAME:-default}`), with their defaults."""
+    """The variables the compose file takes from .env, with their defaults (None: none, or required)."""
     text = (INFRA / "docker-compose.yml").read_text()
-    return {name: default for name, default in re.findall(r"\$\{([A-Z_]+)(?::-([^}]*))?\}", text)}
+    return {name: default if kind == "-" else None for name, kind, default in INTERPOLATION.findall(text)}
+
+
+def required() -> set[str]:
+    """The variables compose refuses to run without (`${NAME:?why}`)."""
+    return {name for name, kind, _ in INTERPOLATION.findall((INFRA / "docker-compose.yml").read_text()) if kind == "?"}
 
 
 def expand(text: str) -> str:
     """`${NAME:-default}` as compose fills it from an .env copied from .env.example."""
     values = env_example()
-    return re.sub(r"\$\{([A-Z_]+)(?::-([^}]*))?\}", lambda m: values.get(m[1]) or m[2] or "", text)
+    return INTERPOLATION.sub(lambda m: values.get(m[1]) or (m[3] if m[2] == "-" else "") or "", text)
 
 
 def test_each_profile_starts_its_services_and_only_they_need_one():
@@ -164,7 +172,8 @@ def test_docker_compose_config_accepts_each_profile(profile, tmp_path):
         pytest.skip("neither docker compose nor docker-compose is installed: the YAML-level tests above stand in")
     infra = tmp_path / "infra"
     shutil.copytree(INFRA, infra)
-    shutil.copy(infra / ".env.example", infra / ".env")
+    example = (infra / ".env.example").read_text()
+    (infra / ".env").write_text(example + "".join(f"\n{name}=set-by-the-test" for name in sorted(required())))
     args = [*compose, "-f", str(infra / "docker-compose.yml")]
     if profile:
         args += ["--profile", profile]
