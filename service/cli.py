@@ -100,6 +100,18 @@ def migrate() -> None:
     typer.echo("database is up to date")
 
 
+@app.command()
+def doctor() -> None:
+    """Check the settings, the database and its schema, Redis, the broker and each configured platform's account;
+    print what is wrong in words (exit code 1 if anything is)."""
+    from service import doctor as checkup
+
+    _wire()
+    text, code = checkup.report(checkup.diagnose())
+    typer.echo(text)
+    raise typer.Exit(code)
+
+
 @bench.command("engine", context_settings=PASS_THROUGH)
 def bench_engine(ctx: typer.Context) -> None:
     """Random complete games in one process: `camelot bench engine --game board --seconds 10`."""

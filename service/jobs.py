@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from service.delivery import senders
+from service.observability import metrics as observed
 from service.play import bot_move, commands, hand_on, metrics, person_move, rating, scans
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
@@ -19,19 +20,23 @@ from service.store.outbox import shard_of
 
 
 def play(cmd: dict[str, Any], enqueued_at: float | None = None) -> str:
-    return _observed(person_move.play_action(cmd), enqueued_at)
+    return _observed(person_move.play_action(cmd), enqueued_at, "person")
 
 
 def play_bot(game_id: int, seat: int, seq: int, by: str = "bot", enqueued_at: float | None = None) -> str:
-    return _observed(bot_move.play_bot(game_id, seat, seq, by), enqueued_at)
+    return _observed(bot_move.play_bot(game_id, seat, seq, by), enqueued_at, by)
 
 
-def _observed(outcome: Outcome, enqueued_at: float | None) -> str:
+def _observed(outcome: Outcome, enqueued_at: float | None, by: str) -> str:
     """A move's round trip, as the benchmark's target defines it: from its enqueueing until its state and outbox
     rows are committed. What follows the commit (the cache, the delivery request, the next bot move) hands on, as a
-    no-op's enqueueing of the next in its chain does after its own round trip is taken."""
-    if outcome.status == "applied":
+    no-op's enqueueing of the next in its chain does after its own round trip is taken. Counted for Prometheus
+    too (`service.observability.metrics`: applied or refused by reason, by person, bot or timeout)."""
+    applied = outcome.status == "applied" and enqueued_at is not None
+    seconds = (outcome.committed_at or time.time()) - enqueued_at if applied else None
+    if applied:
         metrics.observe("move", enqueued_at, at=outcome.committed_at)
+    observed.move(by, outcome.status, seconds)
     return outcome.status
 
 
@@ -46,7 +51,9 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 def scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
     that lost their rating."""
-    return {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    counts = {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    observed.scanned(counts)
+    return counts
 
 
 def noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:

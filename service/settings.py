@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -63,6 +64,12 @@ class Settings(BaseSettings):
     delivery_shards: int = 4  # senders that may work at once per platform (each drains many chats); see outbox
     delivery_batch_window: float = 0.1  # seconds a shard's delivery waits to gather more messages (with a broker)
 
+    # /metrics, /healthz and /readyz of each process (`service.observability.http`); 0 = no such server. Several
+    # processes on one host take the first free port of METRICS_PORT … METRICS_PORT + METRICS_PORTS - 1.
+    metrics_port: int = 0
+    metrics_ports: int = 16
+    metrics_listen: str = "127.0.0.1"  # 0.0.0.0 in a container, so that Prometheus reaches it
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (`service.logs`)
 
 
 @lru_cache(maxsize=1)

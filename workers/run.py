@@ -21,9 +21,11 @@ def _check() -> None:
 def worker(argv: list[str] | None = None) -> None:
     """Run a Celery worker (extra Celery arguments in `argv`, e.g. ["--pool", "prefork", "--concurrency", "4"])."""
     _check()
+    from workers import observed
     from workers.app import app, configure
 
     configure()
+    observed.serve("worker")
     app.worker_main(worker_args(argv or [], app.conf.task_default_queue))
 
 
@@ -59,7 +61,9 @@ def solo_workers() -> int:
 def beat(argv: list[str] | None = None) -> None:
     """Run Celery beat: scans deadlines and the outbox every `DEADLINE_SCAN_INTERVAL` seconds."""
     _check()
+    from workers import observed
     from workers.app import app, configure
 
     configure()
+    observed.serve("beat")
     app.start(["beat", "--loglevel", "INFO", *(argv or [])])

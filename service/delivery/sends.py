@@ -12,6 +12,7 @@ import structlog
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from service.chat.base import Button, ChatAdapter, PermanentError, RateLimited, TransientError, delivering
+from service.observability import metrics
 from service.store.models import OutboxRow
 
 log = structlog.get_logger(__name__)
@@ -34,6 +35,7 @@ async def perform(
         for index in indexes:
             row, chat = plan[index]
             outcomes[index] = outcome = await _send(adapter, row, chat, known.get((chat or "", row.ref or "")))
+            metrics.sent(row, outcome)
             if isinstance(outcome, BaseException) and not isinstance(outcome, PermanentError):
                 return
 

@@ -33,11 +33,12 @@ from nio import (
 
 from service.chat import floods
 from service.chat.base import Inbound, TransientError
-from service.matrix import inbound
+from service.matrix import health, inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import keep_keys
 from service.matrix.login_store import LoginStore, StoredLogin
+from service.observability import checks
 
 log = structlog.get_logger(__name__)
 
@@ -109,6 +110,7 @@ class Gateway:
         )
         if not isinstance(resp, SyncResponse):
             raise ConnectionError(f"sync failed: {resp}")
+        checks.heartbeat(health.SYNC)
         first, self._full_state = self._full_state, False
         if first:
             log.info("matrix.first_sync", rooms=len(self.client.rooms))

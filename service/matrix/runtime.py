@@ -17,7 +17,7 @@ from sqlalchemy import select
 from service.chat import registry
 from service.chat.base import Inbound
 from service.delivery.locks import release_stale_locks
-from service.matrix import inbound
+from service.matrix import health, inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import connect, encryption_available
@@ -100,6 +100,7 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    health.serve()
     release_stale_locks("matrix")
     deliveries = queue.broker().consume_deliveries("matrix") if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)

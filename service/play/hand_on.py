@@ -8,6 +8,7 @@ import pickle
 from typing import Any
 
 from engine import get_game
+from service.observability import metrics
 from service.play.publish import Published
 from service.play.queue import enqueue, handing_on, paced, request_delivery
 from service.play.rating import has_people
@@ -33,6 +34,7 @@ def after_commit(
     under (`Cached.table`)."""
     snapshot = None if table is None else (game_rows.snapshot(game, table[0]), table[1].epoch)
     blob = pickle.dumps((state, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
+    metrics.game_moved(game)
     with handing_on():
         get_sessions().put_game(game.id, game.seq, blob, published.meta)
         request_deliveries(published.chats)

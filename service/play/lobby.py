@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
+from service.observability import metrics
 from service.play.hand_on import after_commit
 from service.play.publish import publish
 from service.play.queue import request_delivery
@@ -172,6 +173,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         if refused is not None:
             return refused
         chat = s.get(Chat, game.chat_id)
+        metrics.game_aborted(game)
         game.status = "aborted"
         deadline_rows.clear_game(s, game.id)
         if game.silence:

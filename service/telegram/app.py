@@ -11,7 +11,7 @@ from service.delivery.locks import release_stale_locks
 from service.play import queue
 from service.play.scans import sweep_outbox
 from service.settings import get_settings
-from service.telegram import handlers
+from service.telegram import handlers, health
 from service.telegram.inbound import COMMANDS
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -45,6 +45,7 @@ def run() -> None:
     app = build_application()
     if settings.celery_broker_url:
         _send_deliveries(app)
+    health.serve(app)
     if settings.telegram_webhook_url:
         if not settings.telegram_webhook_secret:
             raise SystemExit("TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")

@@ -26,6 +26,7 @@ import pytest
 import structlog
 
 from engine import get_game
+from service import logs
 from service.callback import pack
 from service.chat.base import Inbound, PermanentError, TransientError
 from service.play import lobby
@@ -40,26 +41,37 @@ GROUP = "group"
 LOYALTY = re.compile(r"\b(loyal|traitor)\b", re.IGNORECASE)
 
 
-@pytest.fixture
-def captured() -> Iterator[io.StringIO]:
-    """Every log record of this process at DEBUG, formatted with its traceback, in one text buffer."""
+@pytest.fixture(params=["text", "json"])
+def captured(request: pytest.FixtureRequest) -> Iterator[io.StringIO]:
+    """Every log record of this process at DEBUG, formatted with its traceback, in one text buffer: as text, or as
+    `LOG_FORMAT=json` writes it (`service.logs`: structlog's lines and the standard library's, each a JSON object)."""
     text = io.StringIO()
-    handler = logging.StreamHandler(text)
-    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
-    handler.setLevel(logging.DEBUG)
     root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    structlog.configure(
-        processors=[structlog.stdlib.add_log_level, structlog.processors.KeyValueRenderer(sort_keys=True)],
-        logger_factory=structlog.stdlib.LoggerFactory(),
-        wrapper_class=structlog.stdlib.BoundLogger,
-        cache_logger_on_first_use=False,
-    )
+    level, handlers = root.level, list(root.handlers)
+    if request.param == "json":
+        logs.configure(logging.DEBUG, fmt="json", file=text)
+        logs.json_root_handler(logging.DEBUG, stream=text)
+    else:
+        handler = logging.StreamHandler(text)
+        handler.setFormatter(logging.Formatter("%(levelname)s %(name)s %(message)s"))
+        handler.setLevel(logging.DEBUG)
+        root.addHandler(handler)
+        root.setLevel(logging.DEBUG)
+        structlog.configure(
+            processors=[structlog.stdlib.add_log_level, structlog.processors.KeyValueRenderer(sort_keys=True)],
+            logger_factory=structlog.stdlib.LoggerFactory(),
+            wrapper_class=structlog.stdlib.BoundLogger,
+            cache_logger_on_first_use=False,
+        )
     yield text
+    if request.param == "json":
+        assert all(json.loads(line) for line in text.getvalue().splitlines()), "a line that is not JSON"
     structlog.reset_defaults()
-    root.removeHandler(handler)
+    logs.configure(fmt="text")
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    for handler in handlers:
+        root.addHandler(handler)
     root.setLevel(level)
 
 
@@ -222,11 +234,11 @@ def pending_outbox() -> int:
         return s.query(OutboxRow).filter_by(status="pending").count()
 
 
-@pytest.fixture
-def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Path]:
+@pytest.fixture(params=["text", "json"])
+def celery_worker(backbone_pg, recording, monkeypatch, tmp_path, request) -> Iterator[Path]:
     """A real Celery worker (tests/workers/worker_main.py, solo pool) logging at DEBUG, which includes what it logs
-    at INFO and each task's headers (`kwargsrepr`, see `workers.celery_queue.shown`); yields its log file.
-    Its recording adapter appends what it sends to calls.jsonl next to the log."""
+    at INFO and each task's headers (`kwargsrepr`, see `workers.celery_queue.shown`), as text or as JSON
+    (LOG_FORMAT); yields its log file. Its recording adapter appends what it sends to calls.jsonl next to the log."""
     from service.sessions import reset_sessions
     from service.settings import get_settings
     from service.store import dispose_all
@@ -237,6 +249,7 @@ def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Pat
     dispose_all()
     ready, log = tmp_path / "ready", tmp_path / "worker.log"
     env = dict(os.environ, CAMELOT_TEST_CALLS=str(tmp_path / "calls.jsonl"), CAMELOT_TEST_READY=str(ready))
+    env["LOG_FORMAT"] = request.param
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     with open(log, "w") as out:
         proc = subprocess.Popen(
@@ -257,7 +270,7 @@ def celery_worker(backbone_pg, recording, monkeypatch, tmp_path) -> Iterator[Pat
 
 
 @pytest.mark.e2e
-def test_no_secret_in_a_celery_workers_log(celery_worker):
+def test_no_secret_in_a_celery_workers_log(celery_worker, request):
     users = ["alice"]
     game_id = lobby.create_and_start("rec", GROUP, "cards", {}, users, 2, seed=9, bot_kind="random")
     play_human(game_id, users, random.Random(9), wait=moved_on)
@@ -273,3 +286,7 @@ def test_no_secret_in_a_celery_workers_log(celery_worker):
     logged = celery_worker.read_text()
     assert "kwargsrepr" in logged and "succeeded" in logged  # the worker logged each task and its headers
     assert leaks(logged, secrets) == []
+    if request.node.callspec.params["celery_worker"] == "json":  # Celery's own records too, one object a line
+        records = [json.loads(line) for line in logged.splitlines() if line.startswith("{")]
+        assert any("succeeded" in r["event"] for r in records) and any("kwargsrepr" in r["event"] for r in records)
+        assert not [line for line in logged.splitlines() if "succeeded" in line and not line.startswith("{")]

@@ -40,6 +40,9 @@ if __name__ == "__main__":
     from celery.signals import worker_ready
 
     worker_ready.connect(_ready, weak=False)
+    from workers import observed
+
+    observed.log_as_configured()  # LOG_FORMAT=json: Celery's lines as JSON, as `camelot worker` writes them
     compose.wire()
     toygame.register()
     registry.register("rec", lambda: FileRecordingAdapter("rec"))
