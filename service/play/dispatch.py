@@ -65,8 +65,10 @@ def precheck(cmd: Inbound) -> str | None:
     seat = meta.get("seats", {}).get(cmd.user)
     if seat is None:
         return "not_seated"
+    if seq > meta.get("seq", seq):  # a button newer than the cache (its move's hand-on was lost): the worker decides
+        return None
     since = meta.get("prompts", {}).get(str(seat))
-    if since is None or not (since <= seq <= meta.get("seq", seq)):
+    if since is None or seq < since:
         return None if seat in meta.get("standing", ()) else "expired"  # a standing action: the worker decides
     return None
 

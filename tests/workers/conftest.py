@@ -26,12 +26,18 @@ class Workers:
         self.calls_file = tmp / "calls.jsonl"
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, *args: str, pause: float | None = None, wait: float = 30.0) -> subprocess.Popen:
+    def start(
+        self, *args: str, pause: float | None = None, exit_at: str | None = None, wait: float = 30.0
+    ) -> subprocess.Popen:
+        """A worker (Celery arguments `args`); `pause`: seconds each move sleeps before its commit; `exit_at`:
+        functions at whose first call the worker exits (`worker_main.exit_at`)."""
         ready = self.tmp / f"ready-{len(self.procs)}"
         env = dict(os.environ, CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
         if pause is not None:
             env["CAMELOT_TEST_PAUSE_IN_PLAY"] = str(pause)
+        if exit_at is not None:
+            env["CAMELOT_TEST_EXIT_AT"] = exit_at
         log = open(self.tmp / f"worker-{len(self.procs)}.log", "w")  # noqa: SIM115 - lives as long as the worker
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "tests/workers/worker_main.py"), *args],

@@ -1,9 +1,13 @@
 """Start a real Celery worker for tests: the toy game registered, and a recording adapter for platform "rec"
 that appends every call to the file named by CAMELOT_TEST_CALLS (one JSON line per call). It consumes the moves'
-queue and platform "rec"'s deliveries (in production a gateway's, `workers.deliveries`)."""
+queue and platform "rec"'s deliveries (in production a gateway's, `workers.deliveries`).
+
+CAMELOT_TEST_EXIT_AT="module:function[,…]": the process exits (as if killed) the first time one of them is called,
+e.g. `service.play.person_move:after_commit`, between a move's commit and its hand-on."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -31,6 +35,17 @@ class FileRecordingAdapter(RecordingAdapter):
         return message_id
 
 
+def exit_at(targets: str) -> None:
+    """Replace each named function (where its module holds it) by one that ends the process at once."""
+    for target in filter(None, targets.split(",")):
+        module, name = target.split(":")
+
+        def gone(*_: object, **__: object) -> None:
+            os._exit(3)
+
+        setattr(importlib.import_module(module), name, gone)
+
+
 def _ready(**_: object) -> None:
     with open(os.environ["CAMELOT_TEST_READY"], "w") as f:
         f.write(str(os.getpid()))
@@ -43,6 +58,7 @@ if __name__ == "__main__":
     compose.wire()
     toygame.register()
     registry.register("rec", lambda: FileRecordingAdapter("rec"))
+    exit_at(os.environ.get("CAMELOT_TEST_EXIT_AT", ""))
     from workers.app import app
     from workers.deliveries import delivery_queue
 

@@ -1,0 +1,88 @@
+"""With real Celery workers and beat: what a dead worker leaves half done is finished from the database.
+
+A worker that dies between a move's commit and its hand-on (the cached state, the delivery request, the next bot's
+move) freezes nothing: the beat's scans find the bot's turn waiting and the outbox rows pending, and the next
+person's button (newer than the cached meta) is let through to the worker."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from service.callback import pack
+from service.chat.base import Inbound
+from service.play import lobby
+from service.play.dispatch import precheck, submit
+from service.settings import get_settings
+from service.store import games as game_rows
+from service.store import session_scope
+from service.store.models import OutboxRow, Seat
+from tests.workers.test_celery_worker import log_of, wait_for
+
+pytestmark = pytest.mark.e2e
+
+GRACE = 2.0
+SCAN = 1.0
+
+
+@pytest.fixture
+def quick_recovery(celery_pg, monkeypatch):
+    """The scans every second, a move handed on again after two seconds."""
+    monkeypatch.setenv("DEADLINE_SCAN_INTERVAL", str(SCAN))
+    monkeypatch.setenv("RECOVERY_GRACE", str(GRACE))
+    get_settings.cache_clear()
+    return celery_pg
+
+
+def prompt_of(game_id: int, seat: int) -> int | None:
+    with session_scope() as s:
+        return s.query(Seat).filter_by(game_id=game_id, seat=seat).one().prompt_seq
+
+
+def tap(user: str, game_id: int, seq: int, code: str, update_id: str) -> Inbound:
+    return Inbound("rec", f"dm-{user}", user, update_id, "tap", text=pack(game_id, seq, code))
+
+
+def test_a_hand_on_lost_before_a_bots_turn_is_handed_on_again_by_the_beat(quick_recovery):
+    workers = quick_recovery
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
+    first = workers.start("-P", "solo", exit_at="service.play.person_move:after_commit")
+    workers.start_beat()
+    submit(tap("ann", game_id, prompt_of(game_id, 0), "add:1", "ann-1"))
+    assert first.wait(20) == 3  # died right after the commit
+    assert log_of(game_id) == [(0, "add:1")]
+
+    workers.start("-P", "solo")
+    started = time.monotonic()
+    wait_for(lambda: len(log_of(game_id)) == 2, 20, "the bot's move")
+    assert time.monotonic() - started < GRACE + SCAN + 8  # the grace, a scan, a worker's start and the move
+    wait_for(lambda: prompt_of(game_id, 0) is not None, 10, "ann's prompt")
+    submit(tap("ann", game_id, prompt_of(game_id, 0), "add:1", "ann-2"))
+    wait_for(lambda: len(log_of(game_id)) >= 3, 20, "ann's second move")
+    assert log_of(game_id)[2] == (0, "add:1")
+
+
+def test_a_hand_on_lost_before_a_persons_turn_delivers_and_lets_the_tap_through(quick_recovery):
+    workers = quick_recovery
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann", "bob"], 0, seed=4)
+    first = workers.start("-P", "solo", exit_at="service.play.person_move:after_commit")
+    submit(tap("ann", game_id, prompt_of(game_id, 0), "add:1", "ann-1"))
+    assert first.wait(20) == 3
+    workers.start("-P", "solo")
+    workers.start_beat()
+
+    def bobs_panel_sent() -> bool:
+        with session_scope() as s:
+            rows = s.query(OutboxRow).filter_by(chat="dm-bob").all()
+            return bool(rows) and all(row.status != "pending" for row in rows)
+
+    wait_for(bobs_panel_sent, 20, "bob's panel (the sweep delivers what the lost hand-on did not ask for)")
+    seq = prompt_of(game_id, 1)
+    assert seq == 1
+    bobs = tap("bob", game_id, seq, "add:2", "bob-1")
+    assert precheck(bobs) is None  # the cache is older than bob's button: not "expired"
+    submit(bobs)
+    wait_for(lambda: len(log_of(game_id)) == 2, 20, "bob's move")
+    with session_scope() as s:
+        assert game_rows.action_log(s, game_id) == [(0, "add:1"), (1, "add:2")]
