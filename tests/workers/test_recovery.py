@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from sqlalchemy import text
 
 from service.callback import pack
 from service.chat.base import Inbound
@@ -16,8 +17,8 @@ from service.play import lobby
 from service.play.dispatch import precheck, submit
 from service.settings import get_settings
 from service.store import games as game_rows
-from service.store import session_scope
-from service.store.models import OutboxRow, Seat
+from service.store import get_engine, session_scope
+from service.store.models import OutboxRow, ProcessedUpdate, Seat
 from tests.workers.test_celery_worker import log_of, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -86,3 +87,34 @@ def test_a_hand_on_lost_before_a_persons_turn_delivers_and_lets_the_tap_through(
     wait_for(lambda: len(log_of(game_id)) == 2, 20, "bob's move")
     with session_scope() as s:
         assert game_rows.action_log(s, game_id) == [(0, "add:1"), (1, "add:2")]
+
+
+def idle_in_transaction() -> int | None:
+    """The pid of a backend of this database idle inside a transaction for a while (a move paused before its
+    commit), if any."""
+    with get_engine().connect() as conn:
+        return conn.execute(
+            text(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND state = 'idle in transaction' AND now() - xact_start > interval '300 milliseconds'"
+            )
+        ).scalar()
+
+
+def test_a_move_whose_database_connection_is_terminated_is_tried_again_and_applied_once(celery_pg, monkeypatch):
+    """The backend of a move's transaction is terminated before its commit: the task fails on the database and is
+    tried again (not acknowledged and dropped), and applies the move once. The recovery grace is long, so only the
+    task's own retry can have applied it within the test."""
+    monkeypatch.setenv("RECOVERY_GRACE", "600")
+    get_settings.cache_clear()
+    celery_pg.start("-P", "solo", pause=2)
+    game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=8)
+    submit(tap("alice", game_id, prompt_of(game_id, 0), "add:2", "db-1"))
+    pid = wait_for(idle_in_transaction, 20, "the move's open transaction")
+    with get_engine().connect() as conn:
+        assert conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar()
+    wait_for(lambda: log_of(game_id), 30, "the move, tried again")
+    time.sleep(1.5)  # room for a wrong second application
+    assert log_of(game_id) == [(0, "add:2")]
+    with session_scope() as s:
+        assert s.query(ProcessedUpdate).filter_by(update_id="db-1").count() == 1
