@@ -22,7 +22,7 @@ from workers.app import app
 
 IDEMPOTENT = {"acks_late": True, "reject_on_worker_lost": True}
 TRANSIENT = (*DB_ERRORS, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-# Celery's full jitter: the first retry within a second, then within 2, 4 … 30 s; about 3 minutes in all.
+# Celery's full jitter: the first retry within a second, the next within 2, 4 … 30 s: three minutes at most in all.
 RETRIED = {"autoretry_for": TRANSIENT, "retry_backoff": 1, "retry_backoff_max": 30, "max_retries": 10}
 
 play = app.task(name="workers.tasks.play", **IDEMPOTENT, **RETRIED)(jobs.play)
