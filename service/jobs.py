@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from service.delivery import senders
-from service.play import bot_move, commands, hand_on, metrics, person_move, rating, scans
+from service.play import bot_move, commands, hand_on, inbox, metrics, person_move, rating, scans
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
 from service.settings import get_settings
@@ -44,9 +44,14 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 
 
 def scan() -> dict[str, int]:
-    """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
-    that lost their rating."""
-    return {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    """The beat's pass: reminders and timeouts, then what a lost task left undone: bot games that lost their
+    move, finished games that lost their rating, received taps and commands never applied."""
+    return {
+        **scans.scan(),
+        "resumed": scans.resume_stalled_bots(),
+        "rated": rating.rate_missed(),
+        "replayed": inbox.replay(),
+    }
 
 
 def noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:

@@ -17,6 +17,7 @@ from service.render.lobby import LOBBY_VARIANTS, lobby_message, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
+from service.store.claims import DuplicateUpdate, claiming
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
 
@@ -28,7 +29,7 @@ def handle(cmd: dict[str, Any]) -> str:
     """Run one command or lobby tap; returns the status word (for tests and logs)."""
     platform, chat, user = cmd["platform"], cmd["chat"], cmd["user"]
     with session_scope() as s:
-        if not game_rows.claim_update(s, platform, str(cmd["update_id"])):
+        if game_rows.is_claimed(s, platform, str(cmd["update_id"])):
             return "duplicate"
         me = user_for(s, platform, user, cmd.get("user_name"), cmd.get("language"))
         lang = me.language
@@ -48,9 +49,13 @@ def handle(cmd: dict[str, Any]) -> str:
             verb = "set"
         elif verb not in TAP_VERBS:  # forged, e.g. "status" to have another chat's board posted here
             verb = "forged"
-    status = _run(verb, args, cmd, game_id, admin)
-    if status not in ("ok", "shown"):
-        _reply(platform, chat, bool(cmd.get("is_group")), tr(lang, f"lobby.reply.{status}", id=game_id))
+    try:  # claimed with its effect (a redelivery after a worker died runs it once)
+        with claiming(platform, str(cmd["update_id"])):
+            status = _run(verb, args, cmd, game_id, admin)
+            if status not in ("ok", "shown"):
+                _reply(platform, chat, bool(cmd.get("is_group")), tr(lang, f"lobby.reply.{status}", id=game_id))
+    except DuplicateUpdate:
+        return "duplicate"
     return status
 
 

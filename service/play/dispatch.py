@@ -6,7 +6,8 @@ Accepted `Inbound` kinds:
   `L<id>:<verb>[:<value>]` → the `command` task (verbs join, leave, start, abort, players, bots, game).
 - "command": `command` one of COMMANDS with `args` → the `command` task. A gateway marks a chat admin by putting
   ADMIN_FLAG in `args` (abort/start by an admin who is not the creator).
-Anything else is ignored. With a broker the work goes to Celery, else it runs in this process before returning.
+Anything else is ignored. With a broker the work goes to Celery, else it runs in this process before returning;
+either way it is kept in the inbox first (`service.play.inbox`), so that one whose task is lost is queued again.
 `precheck(cmd)` is a cheap, cache-only early answer for a tap ("expired", "not_seated", "over"); the worker
 stays authoritative.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
-from service.play.queue import enqueue
+from service.play import inbox
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated
@@ -40,7 +41,7 @@ def submit(cmd: Inbound) -> None:
             data.update(kind="action", game_id=None, prompt_seq=None, code=None)  # answered as malformed
     elif cmd.kind not in ("action", "command") or (cmd.kind == "command" and cmd.command not in COMMANDS):
         return
-    enqueue("play" if data["kind"] == "action" else "command", cmd=data)
+    inbox.accept("play" if data["kind"] == "action" else "command", data)
 
 
 def precheck(cmd: Inbound) -> str | None:

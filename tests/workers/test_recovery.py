@@ -18,7 +18,7 @@ from service.play.dispatch import precheck, submit
 from service.settings import get_settings
 from service.store import games as game_rows
 from service.store import get_engine, session_scope
-from service.store.models import OutboxRow, ProcessedUpdate, Seat
+from service.store.models import GameRow, OutboxRow, ProcessedUpdate, Seat
 from tests.workers.test_celery_worker import log_of, wait_for
 
 pytestmark = pytest.mark.e2e
@@ -118,3 +118,33 @@ def test_a_move_whose_database_connection_is_terminated_is_tried_again_and_appli
     assert log_of(game_id) == [(0, "add:2")]
     with session_scope() as s:
         assert s.query(ProcessedUpdate).filter_by(update_id="db-1").count() == 1
+
+
+def test_a_lobby_command_whose_worker_died_is_redelivered_and_applied_once(celery_pg, monkeypatch):
+    """issue 26: a /join whose worker dies before its effect commits is redelivered (after the visibility timeout)
+    and applied; a /newgame whose worker dies after its effect committed is redelivered and is a duplicate (no
+    "a game is already open" in the group). The recovery grace is long: the broker's redelivery does it."""
+    monkeypatch.setenv("RECOVERY_GRACE", "600")
+    get_settings.cache_clear()
+    first = celery_pg.start("-P", "solo", exit_at="service.play.lobby:join,service.play.lobby:_deliver")
+    submit(Inbound("rec", "grp", "ann", "c-new", "command", command="newgame", is_group=True))
+    assert first.wait(20) == 3  # after the lobby's commit, before its delivery request
+    celery_pg.start("-P", "solo", exit_at="service.play.lobby:join")
+    submit(Inbound("rec", "grp", "bob", "c-join", "command", command="join", is_group=True))
+    wait_for(lambda: celery_pg.procs[-1].poll() is not None, 20, "the second worker's death in join")
+    celery_pg.start("-P", "solo")
+    with session_scope() as s:
+        game_id = s.query(GameRow.id).one()[0]
+    wait_for(lambda: seats_of(game_id) == 2, 30, "bob's redelivered /join")
+    time.sleep(1.5)
+    assert seats_of(game_id) == 2
+    with session_scope() as s:
+        assert s.query(GameRow).count() == 1
+        assert s.query(ProcessedUpdate).filter(ProcessedUpdate.update_id.in_(["c-new", "c-join"])).count() == 2
+    group = [c["text"] for c in celery_pg.calls() if c["chat"] == "grp" and c["method"] == "send_text"]
+    assert group and not any("already" in text for text in group), group
+
+
+def seats_of(game_id: int) -> int:
+    with session_scope() as s:
+        return s.query(Seat).filter_by(game_id=game_id).count()
