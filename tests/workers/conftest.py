@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -105,3 +106,27 @@ def celery_pg(backbone_pg, toy_game, recording, monkeypatch, tmp_path) -> Iterat
     workers = Workers(tmp_path)
     yield workers
     workers.stop_all()
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def celery_broker(request, celery_pg, monkeypatch) -> Workers:
+    """`celery_pg` on each supported broker: Redis (the sessions' claimed db) or RabbitMQ (this run's own virtual
+    host, its queues emptied first)."""
+    if request.param == "rabbitmq":
+        from service.settings import get_settings
+
+        url = request.getfixturevalue("rabbitmq_url")
+        purge_queues(url, ["celery", "deliver.rec"])
+        monkeypatch.setenv("CELERY_BROKER_URL", url)
+        get_settings.cache_clear()
+    return celery_pg
+
+
+def purge_queues(url: str, names: list[str]) -> None:
+    """Empty these queues of an AMQP broker (what an earlier test left), those that exist."""
+    from kombu import Connection, Queue
+
+    with Connection(url) as conn:
+        for name in names:
+            with contextlib.suppress(*conn.channel_errors):  # no such queue yet
+                Queue(name, channel=conn.channel()).purge()

@@ -120,10 +120,11 @@ def test_a_move_whose_database_connection_is_terminated_is_tried_again_and_appli
         assert s.query(ProcessedUpdate).filter_by(update_id="db-1").count() == 1
 
 
-def test_a_lobby_command_whose_worker_died_is_redelivered_and_applied_once(celery_pg, monkeypatch):
+def test_a_lobby_command_whose_worker_died_is_redelivered_and_applied_once(celery_broker, monkeypatch):
     """issue 26: a /join whose worker dies before its effect commits is redelivered (after the visibility timeout)
     and applied; a /newgame whose worker dies after its effect committed is redelivered and is a duplicate (no
     "a game is already open" in the group). The recovery grace is long: the broker's redelivery does it."""
+    celery_pg = celery_broker
     monkeypatch.setenv("RECOVERY_GRACE", "600")
     get_settings.cache_clear()
     first = celery_pg.start("-P", "solo", exit_at="service.play.lobby:join,service.play.lobby:_deliver")
