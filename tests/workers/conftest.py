@@ -28,12 +28,17 @@ class Workers:
         self.procs: list[subprocess.Popen] = []
 
     def start(
-        self, *args: str, pause: float | None = None, exit_at: str | None = None, wait: float = 30.0
+        self,
+        *args: str,
+        pause: float | None = None,
+        exit_at: str | None = None,
+        env: dict[str, str] | None = None,
+        wait: float = 30.0,
     ) -> subprocess.Popen:
         """A worker (Celery arguments `args`); `pause`: seconds each move sleeps before its commit; `exit_at`:
-        functions at whose first call the worker exits (`worker_main.exit_at`)."""
+        functions at whose first call the worker exits (`worker_main.exit_at`); `env`: more environment."""
         ready = self.tmp / f"ready-{len(self.procs)}"
-        env = dict(os.environ, CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
+        env = dict(os.environ, **(env or {}), CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
         if pause is not None:
             env["CAMELOT_TEST_PAUSE_IN_PLAY"] = str(pause)

@@ -19,19 +19,21 @@ import toygame  # noqa: E402
 
 from service import compose  # noqa: E402
 from service.chat import registry  # noqa: E402
+from service.chat.base import delivering  # noqa: E402
 from service.chat.recording import RecordingAdapter  # noqa: E402
 
 
 class FileRecordingAdapter(RecordingAdapter):
+    """Each call as a JSON line: when, by which process, the method, chat and text, the buttons' data, and the
+    outbox row it performs (`delivering`: the chaos test counts sends by row)."""
+
     def _record(self, method: str, chat: str, **kw):
         message_id = super()._record(method, chat, **kw)
+        buttons = [[b.data for b in row] for row in kw.get("buttons") or []]
+        call = {"at": time.time(), "pid": os.getpid(), "method": method, "chat": chat, "text": kw.get("text", "")}
+        call.update(buttons=buttons, row=delivering.get())
         with open(os.environ["CAMELOT_TEST_CALLS"], "a") as f:
-            f.write(
-                json.dumps(
-                    {"at": time.time(), "pid": os.getpid(), "method": method, "chat": chat, "text": kw.get("text", "")}
-                )
-                + "\n"
-            )
+            f.write(json.dumps(call) + "\n")
         return message_id
 
 
@@ -71,6 +73,8 @@ if __name__ == "__main__":
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
+            "--hostname",
+            f"test{os.getpid()}@%h",
             *queues,
             *sys.argv[1:],
         ]
