@@ -156,7 +156,9 @@ def test_a_command_redelivered_after_its_effect_committed_is_a_duplicate_and_say
 
 
 def test_a_command_whose_only_transaction_is_its_reply_is_claimed_with_it(backbone_pg, recording):
-    """/join with no lobby in the chat writes nothing but its refusal: the claim commits with that reply."""
-    assert commands.handle(join("bob", "j3")) == "no_lobby"
-    assert commands.handle(join("bob", "j3")) == "duplicate"
-    assert len(recording.sent("grp")) == 1
+    """/join in a direct chat, with no lobby named, writes nothing but its refusal: the claim commits with that
+    reply, and a redelivery says nothing more."""
+    cmd = to_dict(Inbound("rec", "dm-bob", "bob", "j3", "command", command="join"))
+    assert commands.handle(cmd) == "no_lobby"
+    assert commands.handle(cmd) == "duplicate"
+    assert len(recording.sent("dm-bob")) == 1
