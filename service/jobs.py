@@ -45,10 +45,12 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 
 def scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then what a lost task left undone: bot games that lost their
-    move, finished games that lost their rating, received taps and commands never applied."""
+    move, caches left behind by a lost hand-on, finished games that lost their rating, received taps and commands
+    never applied."""
     return {
         **scans.scan(),
         "resumed": scans.resume_stalled_bots(),
+        "forgotten": scans.forget_stale_caches(),
         "rated": rating.rate_missed(),
         "replayed": inbox.replay(),
     }

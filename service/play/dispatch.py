@@ -66,10 +66,10 @@ def precheck(cmd: Inbound) -> str | None:
     seat = meta.get("seats", {}).get(cmd.user)
     if seat is None:
         return "not_seated"
-    if seq > meta.get("seq", seq):  # a button newer than the cache (its move's hand-on was lost): the worker decides
+    if seq == meta.get("seq", seq) + 1:  # one move ahead of the cache: that move's hand-on may have been lost
         return None
     since = meta.get("prompts", {}).get(str(seat))
-    if since is None or seq < since:
+    if since is None or not (since <= seq <= meta.get("seq", seq)):
         return None if seat in meta.get("standing", ()) else "expired"  # a standing action: the worker decides
     return None
 

@@ -104,6 +104,30 @@ def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
     return len(stalled)
 
 
+def forget_stale_caches(now: datetime | None = None) -> int:
+    """Recovery: a move whose hand-on was lost left the game's cached meta behind the database, and the gateways'
+    precheck, which lets a button one move ahead of the cache through, would refuse the next prompts' buttons as
+    expired once more moves were made without a hand-on. The games last moved between `RECOVERY_GRACE` and three
+    scans before that are looked at: those whose cache lags lose it (the precheck then lets their taps through to
+    the worker, and the next move caches them again). Returns how many."""
+    now = now or utcnow()
+    settings = get_settings()
+    since = now - timedelta(seconds=settings.recovery_grace + 3 * settings.deadline_scan_interval)
+    with session_scope() as s:
+        rows = s.execute(
+            select(GameRow.id, GameRow.seq).where(
+                GameRow.status == "active",
+                GameRow.updated < now - timedelta(seconds=settings.recovery_grace),
+                GameRow.updated >= since,
+            )
+        ).all()
+    sessions = get_sessions()
+    stale = [game_id for game_id, seq in rows if (meta := sessions.get_meta(game_id)) and meta.get("seq", seq) < seq]
+    for game_id in stale:
+        sessions.forget_game(game_id)
+    return len(stale)
+
+
 def game_platform(s, game: GameRow) -> str:
     return s.scalar(select(Chat.platform).where(Chat.id == game.chat_id))
 

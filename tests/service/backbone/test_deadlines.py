@@ -9,8 +9,8 @@ from sqlalchemy import select, update
 from service.callback import pack
 from service.chat.base import Inbound
 from service.play import hand_on, lobby
-from service.play.dispatch import submit
-from service.play.scans import resume_stalled_bots, scan
+from service.play.dispatch import precheck, submit
+from service.play.scans import forget_stale_caches, resume_stalled_bots, scan
 from service.sessions import get_sessions, reset_sessions
 from service.store import dispose_all, session_scope
 from service.store import games as game_rows
@@ -139,3 +139,31 @@ def test_two_scans_at_once_take_different_rows(backbone_pg, toy_game, recording)
         with session_scope() as second:  # while the first scan's transaction is open
             assert deadline_rows.due(second, later) == []
     assert scan(later) == {"reminders": 1, "timeouts": 0}  # once the first is done, the row is there again
+
+
+def test_a_cache_left_behind_by_lost_hand_ons_is_forgotten_and_the_next_button_let_through(
+    backbone_pg, toy_game, recording
+):
+    """Two moves lost their hand-on: the cached meta is two moves behind, and the precheck (which lets one move's lag
+    through) would refuse bob's button as expired. Once the game has waited the recovery grace, the scan forgets the
+    cache, and the button goes through to the worker."""
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann", "bob"], 0, seed=4)
+    stale = get_sessions().get_meta(game_id)
+    for user, update_id in (("ann", "s1"), ("bob", "s2")):
+        submit(
+            Inbound("rec", f"dm-{user}", user, update_id, "tap", text=pack(game_id, prompt_of(game_id, user), "add:1"))
+        )
+    get_sessions().put_meta(game_id, stale)  # as if neither move had handed on
+    tap = Inbound("rec", "dm-ann", "ann", "s3", "tap", text=pack(game_id, prompt_of(game_id, "ann"), "add:1"))
+    assert prompt_of(game_id, "ann") == stale["seq"] + 2 and precheck(tap) == "expired"
+    grace = backbone_pg.recovery_grace
+    assert forget_stale_caches() == 0  # just moved: its hand-on may be on its way
+    assert forget_stale_caches(utcnow() + timedelta(seconds=grace + 1)) == 1
+    assert precheck(tap) is None
+    assert forget_stale_caches(utcnow() + timedelta(seconds=grace + 1)) == 0
+
+
+def prompt_of(game_id: int, user: str) -> int | None:
+    with session_scope() as s:
+        seats = {row.seat: row.prompt_seq for row in s.query(Seat).filter_by(game_id=game_id)}
+    return seats[0 if user == "ann" else 1]
