@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
+from sqlalchemy.orm import Session
 
 from service.play import presenting
 from service.play.queue import enqueue, request_delivery
@@ -58,7 +59,7 @@ def replay(now: datetime | None = None) -> int:
     return len(again)
 
 
-def _tell_not_applied(s: Any, cmd: dict[str, Any]) -> set[tuple[str, str]]:
+def _tell_not_applied(s: Session, cmd: dict[str, Any]) -> set[tuple[str, str]]:
     """Tell the sender of a tap in a direct chat that it was not applied (nothing is said in a group)."""
     if cmd.get("is_group"):
         return set()
