@@ -12,7 +12,7 @@ from typing import Any
 
 from service.delivery import senders
 from service.observability import metrics as observed
-from service.play import bot_move, commands, hand_on, metrics, person_move, rating, scans
+from service.play import bot_move, commands, hand_on, inbox, metrics, person_move, rating, scans
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
 from service.settings import get_settings
@@ -49,9 +49,16 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 
 
 def scan() -> dict[str, int]:
-    """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
-    that lost their rating."""
-    counts = {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    """The beat's pass: reminders and timeouts, then what a lost task left undone: bot games that lost their
+    move, caches left behind by a lost hand-on, finished games that lost their rating, received taps and commands
+    never applied."""
+    counts = {
+        **scans.scan(),
+        "resumed": scans.resume_stalled_bots(),
+        "forgotten": scans.forget_stale_caches(),
+        "rated": rating.rate_missed(),
+        "replayed": inbox.replay(),
+    }
     observed.scanned(counts)
     return counts
 

@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     # Reminders at these fractions of the deadline: first in the player's direct chat, later ones in the group.
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
     deadline_scan_interval: float = 15.0
+    # How long a move may be on its way before the beat's scans hand it on again: a bot's move that a dead worker
+    # or a lost task never made, a received tap or command never applied (`service.play.inbox`). Keep it at or
+    # below the Redis broker's visibility timeout, after which a dead worker's task comes back anyway.
+    recovery_grace: float = 60.0
 
     # Outbox rates, as minimum intervals between sends (seconds); edits count as sends.
     telegram_chat_interval: float = 1.0  # 1 message/s per chat
@@ -70,7 +74,6 @@ class Settings(BaseSettings):
     metrics_ports: int = 16
     metrics_listen: str = "127.0.0.1"  # 0.0.0.0 in a container, so that Prometheus reaches it
     log_format: Literal["text", "json"] = "text"  # json: one JSON object a line (`service.logs`)
-
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

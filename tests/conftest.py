@@ -2,6 +2,7 @@
 
 - `pg_url`: a fresh PostgreSQL database `camelot_test_<pid>` on 127.0.0.1 (dropped at the end), migrated.
 - `redis_url`: a Redis database number 1-15 on 127.0.0.1 claimed for this run (flushed, never db 0).
+- `rabbitmq_url`: a RabbitMQ virtual host of this run's own on 127.0.0.1 (the tests that need it skip without it).
 - `backbone_pg`: settings pointed at both (tables truncated, Redis flushed), sessions and engines reset.
 - `backbone_local`: the embedded defaults: a fresh SQLite file and in-memory sessions, in-process tasks.
 Both backbone fixtures yield the `Settings` in force; adapters registered in a test are unregistered after it.
@@ -10,6 +11,9 @@ Both backbone fixtures yield the `Settings` in force; adapters registered in a t
 from __future__ import annotations
 
 import os
+import shutil
+import socket
+import subprocess
 from collections.abc import Iterator
 
 import psycopg
@@ -63,6 +67,34 @@ def redis_url() -> Iterator[str]:
         pytest.skip("no free Redis database 1-15")
     yield f"{REDIS_BASE}/{db}"
     client.flushdb()
+
+
+RABBITMQ_BASE = "amqp://guest:guest@127.0.0.1:5672"
+VHOST_PREFIX = "camelot_test_"
+
+
+@pytest.fixture(scope="session")
+def rabbitmq_url() -> Iterator[str]:
+    """A virtual host of this run's own (made with rabbitmqctl, deleted at the end), so parallel runs never share a
+    queue; those left by killed runs go first. Skips where RabbitMQ or rabbitmqctl is missing."""
+    try:
+        socket.create_connection(("127.0.0.1", 5672), timeout=2).close()
+    except OSError:
+        pytest.skip("RabbitMQ is not running on 127.0.0.1:5672")
+    if shutil.which("rabbitmqctl") is None:
+        pytest.skip("rabbitmqctl is not installed")
+    for vhost in _rabbitmqctl("list_vhosts", "--no-table-headers").split():
+        if vhost.startswith(VHOST_PREFIX) and not _alive(f"pytest-{vhost.removeprefix(VHOST_PREFIX)}"):
+            _rabbitmqctl("delete_vhost", vhost)
+    vhost = f"{VHOST_PREFIX}{os.getpid()}"
+    _rabbitmqctl("add_vhost", vhost)
+    _rabbitmqctl("set_permissions", "-p", vhost, "guest", ".*", ".*", ".*")
+    yield f"{RABBITMQ_BASE}/{vhost}"
+    _rabbitmqctl("delete_vhost", vhost)
+
+
+def _rabbitmqctl(*args: str) -> str:
+    return subprocess.run(["rabbitmqctl", "-q", *args], check=True, capture_output=True, text=True, timeout=60).stdout
 
 
 def _alive(owner: str) -> bool:

@@ -36,21 +36,28 @@ def configure() -> Celery:
         app.amqp._producer_pool = None
         pools.reset()  # kombu's registry would hand back a closed producer pool for a broker used before
     broker_url = settings.celery_broker_url or "memory://"
+    on_redis = broker.is_redis(broker_url)
+    restore_every = max(1.0, min(10.0, settings.celery_visibility_timeout / 3))
     app.conf.update(
         broker_url=broker_url,
-        broker_transport=broker.NAME if broker.is_redis(broker_url) else None,
+        broker_transport=broker.NAME if on_redis else None,
         result_backend=settings.celery_result_backend,
         task_serializer="json",
         accept_content=["json"],
         result_serializer="json",
         task_ignore_result=True,
         worker_prefetch_multiplier=settings.worker_prefetch_multiplier,
+        # Redis: a killed worker's messages come back after the visibility timeout (RabbitMQ requeues them as soon
+        # as the worker's connection closes); sweep for them every few seconds, not every 100 s (kombu's default),
+        # and a worker killed during a sweep holds the sweeps' mutex that long, not 5 minutes
         broker_transport_options={
             "visibility_timeout": settings.celery_visibility_timeout,
-            # sweep for messages of killed workers every few seconds, not every 100 s (kombu's default)
-            "unacked_restore_interval": max(1.0, min(10.0, settings.celery_visibility_timeout / 3)),
+            "unacked_restore_interval": restore_every,
             "unacked_restore_throttle": 1,
-        },
+            "unacked_mutex_expire": restore_every,
+        }
+        if on_redis
+        else {},
         broker_connection_retry_on_startup=True,
         task_always_eager=not settings.celery_broker_url,
         beat_schedule={

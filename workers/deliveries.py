@@ -18,6 +18,7 @@ one poller per bot; a Matrix device syncs in one process), so its locks left by 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 
@@ -47,7 +48,7 @@ class DeliveryConsumer:
 
     def start(self) -> None:
         worker = configure().WorkController(
-            hostname=f"{self.queue}-gateway@{socket.gethostname()}",
+            hostname=f"{self.queue}-gateway{os.getpid()}@{socket.gethostname()}",  # one per process (`run.worker_args`)
             pool_cls="threads",
             concurrency=get_settings().delivery_shards,
             queues=[self.queue],

@@ -31,9 +31,10 @@ def worker(argv: list[str] | None = None) -> None:
 
 def worker_args(argv: list[str], default_queue: str) -> list[str]:
     """The worker's command line (`camelot worker`'s, and the benchmark's workers'): the log level INFO, the pool and
-    its size from the settings (`WORKER_POOL`, `WORKER_CONCURRENCY`) and the default queue only, unless `argv` names
-    its own. The default, one solo-pool worker (run one per core), runs each task in the process that received it:
-    no hand-off to a pool process (see the README's "Running the service" for the figures)."""
+    its size from the settings (`WORKER_POOL`, `WORKER_CONCURRENCY`), the default queue only and a node name with
+    the process id, unless `argv` names its own. The default, one solo-pool worker (run one per core), runs each
+    task in the process that received it: no hand-off to a pool process (see the README's "Running the service" for
+    the figures)."""
     settings = get_settings()
     args = ["worker"]
     if not any(a.startswith(("-l", "--loglevel")) for a in argv):
@@ -48,6 +49,10 @@ def worker_args(argv: list[str], default_queue: str) -> list[str]:
     if not any(a.startswith(("-Q", "--queues")) for a in argv):
         # The default queue only: each platform's deliveries are its gateway's (`workers.deliveries`).
         args += ["--queues", default_queue]
+    if not any(a.startswith(("-n", "--hostname")) for a in argv):
+        # A node name of its own: the workers of one host (one per core) would all be "celery@<host>", and on
+        # RabbitMQ a node's remote-control queue is exclusive to one connection (the second worker failed to start).
+        args += ["--hostname", f"worker{os.getpid()}@%h"]
     return [*args, *argv]
 
 

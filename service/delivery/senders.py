@@ -9,7 +9,9 @@ Delivery is at-least-once: a crash between a send and its bookkeeping may repeat
 
 from __future__ import annotations
 
+import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -27,6 +29,7 @@ from service.sessions import get_sessions
 from service.settings import Settings, get_settings
 from service.store import get_engine, outbox, session_scope
 from service.store.models import OutboxRow, User, utcnow
+from service.store.transient import DB_ERRORS, retried
 from service.store.users import learn_direct_chat
 
 log = structlog.get_logger(__name__)
@@ -64,7 +67,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
         enqueue("deliver", countdown=0.2, platform=platform, chat=chat)
         return 0
     handled = 0
-    booked = Booked()
+    booked = Booked(f"{platform}:{chat}")
     try:
         try:
             adapter = get_adapter(platform)
@@ -92,8 +95,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
                 if last_batch:
                     return handled
     finally:
-        booked.write()
-        lock.__exit__(None, None, None)
+        _finish(booked, lock)
 
 
 def deliver_shard(platform: str, shard: int) -> int:
@@ -110,7 +112,7 @@ def deliver_shard(platform: str, shard: int) -> int:
         enqueue("deliver", countdown=0.2, platform=platform, shard=shard)
         return 0
     handled = 0
-    booked = Booked()
+    booked = Booked(f"{platform}:shard:{shard}")
     waits: dict[str, float] = {}  # chat → seconds until it may send again
     started = time.monotonic()
     try:
@@ -138,7 +140,7 @@ def deliver_shard(platform: str, shard: int) -> int:
                     plan.append((row, real_chat))
             # one call into the adapters' event loop for the whole batch (a call per row cost more than the send)
             outcomes = _run_plan(adapter, plan)
-            for (row, real_chat), outcome in zip(plan, outcomes, strict=True):
+            for (row, real_chat), outcome in _sent_first(plan, outcomes):
                 if row.chat in waits and outcome is None:  # not tried: an earlier row of its chat must wait
                     continue
                 if _book(row, real_chat, outcome, booked):
@@ -151,11 +153,26 @@ def deliver_shard(platform: str, shard: int) -> int:
                 enqueue("deliver", platform=platform, shard=shard)
                 break
     finally:
-        booked.write()
-        lock.__exit__(None, None, None)
+        _finish(booked, lock)
     if waits:
         enqueue("deliver", countdown=min(waits.values()), platform=platform, shard=shard)
     return handled
+
+
+def _finish(booked: Booked, lock: AbstractContextManager[None]) -> None:
+    """Book what was sent, then release the sender's lock, also when the booking fails: a lock left held stopped
+    its chats' deliveries until it expired (and the collector released it later, from another thread, in vain)."""
+    try:
+        booked.write()
+    finally:
+        lock.__exit__(None, None, None)
+
+
+def _sent_first(plan: list[tuple[Any, str | None]], outcomes: list[SendResult]) -> list[tuple[Any, SendResult]]:
+    """The plan's rows with their outcomes, those sent first: booking a failure touches the database, and an error
+    there must not leave a sent row unbooked (it would be sent again)."""
+    pairs = list(zip(plan, outcomes, strict=True))
+    return [p for p in pairs if isinstance(p[1], tuple)] + [p for p in pairs if not isinstance(p[1], tuple)]
 
 
 def _attempt(adapter: ChatAdapter, row: Any, settings: Settings, booked: Booked) -> float:
@@ -259,16 +276,9 @@ def _book(row: OutboxRow, chat: str | None, outcome: SendResult, booked: Booked)
         sessions.penalize(bucket, outcome.retry_after)
         return False
     if isinstance(outcome, TransientError):
-        with session_scope() as s:
-            fresh = s.get(OutboxRow, row.id)
-            fresh.attempts += 1
-            fresh.error = str(outcome)[:500]
-            if fresh.attempts >= settings.outbox_max_attempts:
-                fresh.status = "failed"
-            else:
-                fresh.not_before = utcnow() + timedelta(seconds=min(300.0, 2.0**fresh.attempts))
+        failed = _count_attempt(row.id, str(outcome)[:500], settings.outbox_max_attempts)
         log.warning("outbox.transient", row=row.id, platform=row.platform, error=str(outcome))
-        return fresh.status == "failed"
+        return failed
     if isinstance(outcome, BaseException):  # PermanentError
         if chat is None:
             _ask_for_direct_chat(row)
@@ -284,28 +294,72 @@ def _book(row: OutboxRow, chat: str | None, outcome: SendResult, booked: Booked)
     return True
 
 
+@retried
+def _count_attempt(row_id: int, error: str, max_attempts: int) -> bool:
+    """A network error on the row's send: count it, and fail the row for good after `max_attempts` (True), else
+    hold it back with a growing backoff (`not_before`)."""
+    with session_scope() as s:
+        fresh = s.get(OutboxRow, row_id)
+        fresh.attempts += 1
+        fresh.error = error
+        if fresh.attempts >= max_attempts:
+            fresh.status = "failed"
+        else:
+            fresh.not_before = utcnow() + timedelta(seconds=min(300.0, 2.0**fresh.attempts))
+        return fresh.status == "failed"
+
+
 @dataclass
 class Booked:
-    """What a sender has done and not yet written: rows sent, edits overtaken by a newer edit of the same message
-    before they were sent, and the ids of new messages. Written in one transaction before the next rows are read
-    and at the end, not a transaction per message; committed without waiting for the disk on PostgreSQL: losing
-    it in a crash only repeats a send, which at-least-once delivery allows (the new ids are in Redis at once)."""
+    """What the sender holding lock `key` has done and not yet written: rows sent, edits overtaken by a newer edit
+    of the same message before they were sent, and the ids of new messages. Written in one transaction before the
+    next rows are read and at the end, not a transaction per message; committed without waiting for the disk on
+    PostgreSQL: losing it in a crash only repeats a send, which at-least-once delivery allows (the new ids are in
+    Redis at once). A transient database error is tried again on the spot (`retried`); what still cannot be
+    written is owed (`_owed`) and written by the next holder of the same lock in this process before it reads:
+    so a failed booking sends nothing again, unless the process dies owing it."""
 
+    key: str
     sent: list[int] = field(default_factory=list)
     superseded: list[int] = field(default_factory=list)
     message_ids: dict[tuple[str, str, str], str] = field(default_factory=dict)  # (platform, chat, ref) → id
 
     def write(self) -> None:
+        with _owed_mutex:
+            owed = _owed.pop(self.key, None)
+        if owed is not None:
+            self.take(owed)
         if not (self.sent or self.superseded or self.message_ids):
             return
-        with get_engine(lazy_commit=True).begin() as conn:
-            outbox.mark_done(conn, self.sent, "sent")
-            outbox.mark_done(conn, self.superseded, "superseded")
-            if self.message_ids:
-                outbox.record_message_ids(conn, self.message_ids)
+        try:
+            _write_booking(self)
+        except DB_ERRORS:
+            with _owed_mutex:
+                _owed.setdefault(self.key, Booked(self.key)).take(self)
+            raise
         self.sent.clear()
         self.superseded.clear()
         self.message_ids.clear()
+
+    def take(self, other: Booked) -> None:
+        """Add what `other` holds to this booking, emptying `other`."""
+        self.sent += other.sent
+        self.superseded += other.superseded
+        self.message_ids.update(other.message_ids)
+        other.sent, other.superseded, other.message_ids = [], [], {}
+
+
+_owed: dict[str, Booked] = {}  # lock name → what its holders sent but could not book (see `Booked`)
+_owed_mutex = threading.Lock()  # senders of different shards run in threads of one process
+
+
+@retried
+def _write_booking(booked: Booked) -> None:
+    with get_engine(lazy_commit=True).begin() as conn:
+        outbox.mark_done(conn, booked.sent, "sent")
+        outbox.mark_done(conn, booked.superseded, "superseded")
+        if booked.message_ids:
+            outbox.record_message_ids(conn, booked.message_ids)
 
 
 def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
@@ -320,6 +374,7 @@ def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
     return kept
 
 
+@retried
 def _fail(row: OutboxRow, error: str) -> None:
     """Mark the row failed for good, with why."""
     table = OutboxRow.__table__

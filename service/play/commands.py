@@ -21,6 +21,7 @@ from service.render.lobby import lobby_message, tr
 from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
+from service.store.claims import DuplicateUpdate, claiming
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
 
@@ -29,7 +30,7 @@ def handle(cmd: dict[str, Any]) -> str:
     """Run one command or lobby tap; returns the status word (for tests and logs)."""
     platform, chat, user, verb = cmd["platform"], cmd["chat"], cmd["user"], cmd["command"]
     with session_scope() as s:
-        if not game_rows.claim_update(s, platform, str(cmd["update_id"])):
+        if game_rows.is_claimed(s, platform, str(cmd["update_id"])):
             return "duplicate"
         me = user_for(s, platform, user, cmd.get("user_name"), cmd.get("language"))
         lang, direct = me.language, me.direct_chat
@@ -47,9 +48,13 @@ def handle(cmd: dict[str, Any]) -> str:
     if verb == "tap":
         verb, value = lobby_verb(args[0]), args[1] if len(args) > 1 else ""
         args = [args[0], value] if verb == "set" else []
-    status = wrong_chat or _run(verb, args, cmd, game_id, admin)
-    if status not in ("ok", "shown"):
-        _refuse(cmd, direct, lang, status, game_id)
+    try:  # claimed with its effect (a redelivery after a worker died runs it once)
+        with claiming(platform, str(cmd["update_id"])):
+            status = wrong_chat or _run(verb, args, cmd, game_id, admin)
+            if status not in ("ok", "shown"):
+                _refuse(cmd, direct, lang, status, game_id)
+    except DuplicateUpdate:
+        return "duplicate"
     return status
 
 

@@ -10,7 +10,8 @@ Anything else is ignored. With a broker the work goes to Celery, else it runs in
 `precheck(cmd)` is the gateways' early answer, before anything is queued: "malformed" for data this service did not
 sign, "expired", "not_seated" or "over" for a game tap when the cache knows, and for a lobby tap or a command naming
 its game the lobby's own refusal (`service.play.admission`); `notice_id(reason)` is its text. The worker stays
-authoritative.
+authoritative. A submitted tap or command is kept in the inbox first (`service.play.inbox`), so that one whose task
+is lost is queued again.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from typing import Any
 
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
-from service.play import admission
-from service.play.queue import enqueue, request_delivery
+from service.play import admission, inbox
+from service.play.queue import request_delivery
 from service.render.lobby import tr
 from service.sessions import get_sessions
 from service.settings import get_settings
@@ -59,7 +60,7 @@ def submit(cmd: Inbound) -> None:
             data.update(kind="action", game_id=None, prompt_seq=None, code=None)  # answered as malformed
     elif cmd.kind not in ("action", "command") or (cmd.kind == "command" and cmd.command not in COMMANDS):
         return
-    enqueue("play" if data["kind"] == "action" else "command", cmd=data)
+    inbox.accept("play" if data["kind"] == "action" else "command", data)
 
 
 def precheck(cmd: Inbound) -> str | None:
@@ -92,6 +93,8 @@ def _game_tap(user: str, game_id: int, seq: int) -> str | None:
     seat = meta.get("seats", {}).get(user)
     if seat is None:
         return "not_seated"
+    if seq == meta.get("seq", seq) + 1:  # one move ahead of the cache: that move's hand-on may have been lost
+        return None
     since = meta.get("prompts", {}).get(str(seat))
     if since is None or not (since <= seq <= meta.get("seq", seq)):
         return None if seat in meta.get("standing", ()) else "expired"  # a standing action: the worker decides

@@ -21,6 +21,7 @@ from service.play.publish import direct_chat_of, record_move
 from service.play.state import Outcome, load_state
 from service.sessions import get_sessions
 from service.store import games as game_rows
+from service.store import inbox as inbox_rows
 from service.store import outbox, session_scope
 from service.store.models import GameRow
 from service.store.users import learn_direct_chat, user_for
@@ -107,6 +108,7 @@ def navigate(cmd: dict[str, Any]) -> Outcome:
 
 
 def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
+    inbox_rows.forget(s, cmd["platform"], str(cmd["update_id"]))  # answered (no claim: a repeat only re-renders)
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
     game = s.get(GameRow, int(cmd["game_id"]))
     if game is None or game.status != "active":

@@ -12,11 +12,11 @@ from service import ratings
 from service.play.queue import enqueue, request_delivery
 from service.render.ratings import changes_text
 from service.sessions import get_sessions
+from service.settings import get_settings
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, RatingChange, Seat, utcnow
 
-MISSED_AFTER = 60.0  # seconds after a game's end before its missing rating is handed on again
 MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour, and those not rated stay found
 
 
@@ -39,8 +39,9 @@ def rate(game_id: int) -> str:
 
 def rate_missed(now: datetime | None = None, limit: int = 1000) -> int:
     """Recovery: a finished game with people and without its rating changes may have lost its `rate_game` (the
-    worker died between the final move's commit and its hand-on, or Redis lost the task): hand it on again, once
-    per game (a mark in the sessions; a game that turns out not to be rated is not asked again). Returns how many."""
+    worker died between the final move's commit and its hand-on, or the task was lost): `RECOVERY_GRACE` seconds
+    after the game's end, hand it on again, once per game (a mark in the sessions; a game that turns out not to be
+    rated is not asked again). Returns how many."""
     now = now or utcnow()
     sessions = get_sessions()
     with session_scope() as s:
@@ -50,7 +51,7 @@ def rate_missed(now: datetime | None = None, limit: int = 1000) -> int:
             select(GameRow.id, GameRow.result)
             .where(
                 GameRow.status == "finished",
-                GameRow.updated < now - timedelta(seconds=MISSED_AFTER),
+                GameRow.updated < now - timedelta(seconds=get_settings().recovery_grace),
                 GameRow.updated > now - timedelta(seconds=MISSED_WITHIN),
                 people,
                 ~rated,

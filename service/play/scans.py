@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, exists, select
 
 from service.play import presenting
 from service.play.hand_on import resume_checked
@@ -21,7 +21,7 @@ from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
-from service.store.models import Chat, GameRow, OutboxRow, ProcessedUpdate, utcnow
+from service.store.models import Chat, Deadline, GameRow, OutboxRow, ProcessedUpdate, utcnow
 
 
 def left_text(seconds: float) -> str:
@@ -74,35 +74,58 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     return counts
 
 
-STALLED_AFTER = 60.0  # seconds beyond three bot paces without a move before a bot game is nudged
-
-
 def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
-    """Recovery: a game with bot seats that has not moved for a while and asks no person (the cached meta lists no
-    open prompt, or is gone) may have lost its bot's scheduled move with Redis: hand it on again."""
+    """Recovery: an active game with bot seats that has not moved for `RECOVERY_GRACE` seconds (beyond three bot
+    paces) and asks no person (no deadline row: a person's open prompt has one, written with the move) has lost
+    its bot's move: the worker died between the move's commit and its hand-on, or the task was lost. Hand it on
+    again. Only the database decides: the cached meta may be as stale as the hand-on that did not happen. (A
+    bot asked in a window that also asks a person is handed on by the person's answer, or by the timeout.)"""
     now = now or utcnow()
+    grace = get_settings().recovery_grace
     sessions = get_sessions()
     stalled = []
+    asks_a_person = exists().where(Deadline.game_id == GameRow.id)
     with session_scope() as s:
         rows = s.execute(
             select(GameRow.id, GameRow.seq, GameRow.options, GameRow.updated)
-            .where(GameRow.status == "active", GameRow.updated < now - timedelta(seconds=STALLED_AFTER))
+            .where(GameRow.status == "active", GameRow.updated < now - timedelta(seconds=grace), ~asks_a_person)
             .order_by(GameRow.updated)
             .limit(limit)
         )
         for game_id, seq, options, updated in rows:
             options = options or {}
             pace = float(options.get("bot_delay") or 0.0)
-            if not options.get("bot_seats") or updated > now - timedelta(seconds=STALLED_AFTER + 3 * pace):
+            if not options.get("bot_seats") or updated > now - timedelta(seconds=grace + 3 * pace):
                 continue
-            if sessions.marked(resume_checked(game_id, seq)):  # already found waiting for a person
-                continue
-            meta = sessions.get_meta(game_id)
-            if meta is None or not meta.get("prompts"):
+            if not sessions.marked(resume_checked(game_id, seq)):  # not already found with no bot to move at this seq
                 stalled.append(game_id)
     for game_id in stalled:
         enqueue("resume_bots", game_id=game_id)
     return len(stalled)
+
+
+def forget_stale_caches(now: datetime | None = None) -> int:
+    """Recovery: a move whose hand-on was lost left the game's cached meta behind the database, and the gateways'
+    precheck, which lets a button one move ahead of the cache through, would refuse the next prompts' buttons as
+    expired once more moves were made without a hand-on. The games last moved between `RECOVERY_GRACE` and three
+    scans before that are looked at: those whose cache lags lose it (the precheck then lets their taps through to
+    the worker, and the next move caches them again). Returns how many."""
+    now = now or utcnow()
+    settings = get_settings()
+    since = now - timedelta(seconds=settings.recovery_grace + 3 * settings.deadline_scan_interval)
+    with session_scope() as s:
+        rows = s.execute(
+            select(GameRow.id, GameRow.seq).where(
+                GameRow.status == "active",
+                GameRow.updated < now - timedelta(seconds=settings.recovery_grace),
+                GameRow.updated >= since,
+            )
+        ).all()
+    sessions = get_sessions()
+    stale = [game_id for game_id, seq in rows if (meta := sessions.get_meta(game_id)) and meta.get("seq", seq) < seq]
+    for game_id in stale:
+        sessions.forget_game(game_id)
+    return len(stale)
 
 
 def game_platform(s, game: GameRow) -> str:

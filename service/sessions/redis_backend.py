@@ -180,7 +180,8 @@ class RedisSessions(Sessions):
 
     @contextmanager
     def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
-        lock = self.client.lock(f"{P}lock:{name}", timeout=timeout, blocking_timeout=wait)
+        # not thread-local: a holder's token stays with its lock object, whichever thread releases it
+        lock = self.client.lock(f"{P}lock:{name}", timeout=timeout, blocking_timeout=wait, thread_local=False)
         if not lock.acquire():
             raise TimeoutError(f"lock {name} busy")
         try:

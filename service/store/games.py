@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from functools import cache
@@ -13,11 +12,11 @@ from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, c
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, configure_mappers
 
+from service.store import inbox
 from service.store.driver import autocommit_cursor, compiled, driver_of, scrubbed
 from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
 
 OPEN = ("lobby", "active")
-UPDATE_ID_MAX = ProcessedUpdate.update_id.type.length
 
 
 def lock_game(s: Session, game_id: int) -> GameRow | None:
@@ -336,15 +335,23 @@ def _typed(statement: TextClause, rows: range, game: bool) -> TextClause:
     return statement.bindparams(*binds)
 
 
+def is_claimed(s: Session, platform: str, update_id: str) -> bool:
+    """Whether the update was already processed (a cheap early look; `claim_update` decides); one that was leaves
+    the inbox (a platform's second delivery of it)."""
+    claimed = s.get(ProcessedUpdate, (platform, inbox.update_key(update_id))) is not None
+    if claimed:
+        inbox.forget(s, platform, update_id)
+    return claimed
+
+
 def claim_update(s: Session, platform: str, update_id: str) -> bool:
-    """Record an update as processed in the caller's transaction; False if it already was (a duplicate).
-    On PostgreSQL a concurrent claimer waits for the first transaction and then sees the conflict. An id longer
-    than the column (a Matrix event id may reach 255) is kept as its SHA-256."""
-    if len(update_id) > UPDATE_ID_MAX:
-        update_id = "sha256:" + hashlib.sha256(update_id.encode()).hexdigest()
+    """Record an update as processed in the caller's transaction, and take it out of the inbox; False if it already
+    was processed (a duplicate). On PostgreSQL a concurrent claimer waits for the first transaction and then sees
+    the conflict. An id longer than the column is kept as its SHA-256 (`inbox.update_key`)."""
+    inbox.forget(s, platform, update_id)
     try:
         with s.begin_nested():
-            s.add(ProcessedUpdate(platform=platform, update_id=update_id))
+            s.add(ProcessedUpdate(platform=platform, update_id=inbox.update_key(update_id)))
     except IntegrityError:
         return False
     return True

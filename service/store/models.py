@@ -189,6 +189,21 @@ class ProcessedUpdate(Base):
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class InboxRow(Base):
+    """A person's tap or command that a gateway accepted and no worker has applied yet: written before its task is
+    queued, deleted in the transaction that claims its update id (`games.claim_update`). The beat queues again what
+    stays (`service.play.inbox.replay`): its task was lost with a worker or the broker, or kept failing."""
+
+    __tablename__ = "inbox"
+    platform: Mapped[str] = mapped_column(String(16), primary_key=True)
+    update_id: Mapped[str] = mapped_column(String(128), primary_key=True)  # as `ProcessedUpdate` keeps it
+    job: Mapped[str] = mapped_column(String(16))  # play | command
+    cmd: Mapped[dict[str, Any]] = mapped_column(JSON)  # the job's argument, as the gateway submitted it
+    replays: Mapped[int] = mapped_column(Integer, default=0)
+    due_at: Mapped[datetime] = mapped_column(index=True)  # when the beat queues it again if it is still here
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Rating(Base):
     """A person's skill at one game kind (a normal belief: `mu`, `sigma`; `service.ratings.model`), over their
     finished, rated games. Bots have none: they count at the model's starting mean."""

@@ -30,7 +30,7 @@ PROFILES = {
     "monitoring": {"prometheus", "grafana"},
     "tools": {"doctor"},
 }
-ALWAYS = {"postgres", "redis", "migrate", "worker", "beat"}
+ALWAYS = {"postgres", "redis", "rabbitmq", "migrate", "worker", "beat"}
 RUNNING = {"worker", "beat", "telegram", "matrix"}  # the processes that serve /metrics
 METRICS_PORT = 9100
 

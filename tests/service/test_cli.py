@@ -141,8 +141,9 @@ def test_worker_runs_the_settings_pool_on_the_default_queue_unless_told_otherwis
     get_settings.cache_clear()
     try:
         quiet = ["worker", "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
-        assert worker_args([], "moves") == [*quiet, "--pool", "solo", "--concurrency", "1", "--queues", "moves"]
-        given = ["-P", "prefork", "--concurrency=4", "-Q", "other"]
+        node = ["--hostname", f"worker{os.getpid()}@%h"]  # one per process: on RabbitMQ two alike do not start
+        assert worker_args([], "moves") == [*quiet, "--pool", "solo", "--concurrency", "1", "--queues", "moves", *node]
+        given = ["-P", "prefork", "--concurrency=4", "-Q", "other", "-n", "w1@%h"]
         assert worker_args(given, "moves") == [*quiet, *given]
         quieter = worker_args(["-l", "WARNING"], "moves")  # the benchmark's log level, not a second one
         assert quieter[:4] == ["worker", "--without-gossip", "--without-mingle", "--pool"]

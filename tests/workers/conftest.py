@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -26,12 +27,23 @@ class Workers:
         self.calls_file = tmp / "calls.jsonl"
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, *args: str, pause: float | None = None, wait: float = 30.0) -> subprocess.Popen:
+    def start(
+        self,
+        *args: str,
+        pause: float | None = None,
+        exit_at: str | None = None,
+        env: dict[str, str] | None = None,
+        wait: float = 30.0,
+    ) -> subprocess.Popen:
+        """A worker (Celery arguments `args`); `pause`: seconds each move sleeps before its commit; `exit_at`:
+        functions at whose first call the worker exits (`worker_main.exit_at`); `env`: more environment."""
         ready = self.tmp / f"ready-{len(self.procs)}"
-        env = dict(os.environ, CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
+        env = dict(os.environ, **(env or {}), CAMELOT_TEST_CALLS=str(self.calls_file), CAMELOT_TEST_READY=str(ready))
         env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
         if pause is not None:
             env["CAMELOT_TEST_PAUSE_IN_PLAY"] = str(pause)
+        if exit_at is not None:
+            env["CAMELOT_TEST_EXIT_AT"] = exit_at
         log = open(self.tmp / f"worker-{len(self.procs)}.log", "w")  # noqa: SIM115 - lives as long as the worker
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "tests/workers/worker_main.py"), *args],
@@ -99,3 +111,27 @@ def celery_pg(backbone_pg, toy_game, recording, monkeypatch, tmp_path) -> Iterat
     workers = Workers(tmp_path)
     yield workers
     workers.stop_all()
+
+
+@pytest.fixture(params=["redis", "rabbitmq"])
+def celery_broker(request, celery_pg, monkeypatch) -> Workers:
+    """`celery_pg` on each supported broker: Redis (the sessions' claimed db) or RabbitMQ (this run's own virtual
+    host, its queues emptied first)."""
+    if request.param == "rabbitmq":
+        from service.settings import get_settings
+
+        url = request.getfixturevalue("rabbitmq_url")
+        purge_queues(url, ["celery", "deliver.rec"])
+        monkeypatch.setenv("CELERY_BROKER_URL", url)
+        get_settings.cache_clear()
+    return celery_pg
+
+
+def purge_queues(url: str, names: list[str]) -> None:
+    """Empty these queues of an AMQP broker (what an earlier test left), those that exist."""
+    from kombu import Connection, Queue
+
+    with Connection(url) as conn:
+        for name in names:
+            with contextlib.suppress(*conn.channel_errors):  # no such queue yet
+                Queue(name, channel=conn.channel()).purge()

@@ -16,8 +16,24 @@ def test_bench_pipeline_smoke(backbone_pg, monkeypatch, capsys):
     for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
         monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
     # capacity: enough games back to back that the fastest workers are still playing them in the window
-    figures = pipeline(["--games", "8", "--rate", "16", "--seconds", "2", "--warmup", "1", "--capacity-games", "128",
-                        "--database-url", backbone_pg.database_url, "--redis-url", backbone_pg.redis_url])
+    figures = pipeline(
+        [
+            "--games",
+            "8",
+            "--rate",
+            "16",
+            "--seconds",
+            "2",
+            "--warmup",
+            "1",
+            "--capacity-games",
+            "128",
+            "--database-url",
+            backbone_pg.database_url,
+            "--redis-url",
+            backbone_pg.redis_url,
+        ]
+    )
     out = capsys.readouterr().out
     assert "moves/s" in out and "no-op" in out and "ratios" in out
     assert "reference workload" in out and figures["reference_ms"] > 0  # how fast the host's CPU was
@@ -43,8 +59,18 @@ def test_bench_moves_smoke(backbone_pg, monkeypatch, capsys):
 
     for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):  # the benchmark sets them; restored after
         monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
-    figures = moves(["--games", "3", "--rounds", "2", "--database-url", backbone_pg.database_url,
-                     "--redis-url", backbone_pg.redis_url])
+    figures = moves(
+        [
+            "--games",
+            "3",
+            "--rounds",
+            "2",
+            "--database-url",
+            backbone_pg.database_url,
+            "--redis-url",
+            backbone_pg.redis_url,
+        ]
+    )
     out = capsys.readouterr().out
     assert "CPU per move" in out and "reference workload" in out
     assert figures["moves"] == 6  # three games, a move each in each of two measured rounds

@@ -47,7 +47,8 @@ def in_open_transaction() -> bool:
         )
 
 
-def test_worker_killed_mid_play_applies_the_move_exactly_once_after_redelivery(celery_pg):
+def test_worker_killed_mid_play_applies_the_move_exactly_once_after_redelivery(celery_broker):
+    celery_pg = celery_broker
     first = celery_pg.start("-P", "solo", pause=30)
     game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=8)
     submit(Inbound("rec", "dm-alice", "alice", "kill-1", "tap", text=pack(game_id, 0, "add:2")))
@@ -64,7 +65,8 @@ def test_worker_killed_mid_play_applies_the_move_exactly_once_after_redelivery(c
         assert s.get(GameRow, game_id).seq == 1
 
 
-def test_bot_game_through_the_broker_runs_to_the_end_with_ordered_delivery(celery_pg):
+def test_bot_game_through_the_broker_runs_to_the_end_with_ordered_delivery(celery_broker):
+    celery_pg = celery_broker
     celery_pg.start("--concurrency", "2")
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 25}, [], 3, seed=21)
 

@@ -34,8 +34,16 @@ def test_a_moves_round_trip_ends_at_its_commit(backbone_local, toy_game, recordi
 
     monkeypatch.setattr(hand_on, "handing_on", slow_handing_on)
     monkeypatch.setenv("CAMELOT_TEST_PAUSE_IN_PLAY", str(PAUSE))
-    cmd = {"platform": "rec", "chat": "dm-alice", "user": "alice", "update_id": "rt-1", "is_group": False,
-           "game_id": game_id, "prompt_seq": 0, "code": "add:2"}
+    cmd = {
+        "platform": "rec",
+        "chat": "dm-alice",
+        "user": "alice",
+        "update_id": "rt-1",
+        "is_group": False,
+        "game_id": game_id,
+        "prompt_seq": 0,
+        "code": "add:2",
+    }
     started = time.time()
     assert jobs.play(cmd, enqueued_at=started) == "applied"
     took = time.time() - started
@@ -50,7 +58,15 @@ def test_a_moves_round_trip_ends_at_its_commit(backbone_local, toy_game, recordi
 def test_a_refused_move_records_no_round_trip(backbone_local, toy_game, recording):
     game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=8)
     metrics.reset("move")
-    cmd = {"platform": "rec", "chat": "dm-alice", "user": "alice", "update_id": "rt-2", "is_group": False,
-           "game_id": game_id, "prompt_seq": 5, "code": "add:2"}
+    cmd = {
+        "platform": "rec",
+        "chat": "dm-alice",
+        "user": "alice",
+        "update_id": "rt-2",
+        "is_group": False,
+        "game_id": game_id,
+        "prompt_seq": 5,
+        "code": "add:2",
+    }
     assert jobs.play(cmd, enqueued_at=time.time()) == "expired"
     assert metrics.read("move") == []

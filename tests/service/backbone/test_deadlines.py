@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from service.play import lobby
-from service.play.scans import resume_stalled_bots, scan
-from service.sessions import reset_sessions
+from sqlalchemy import select, update
+
+from service.callback import pack
+from service.chat.base import Inbound
+from service.play import hand_on, lobby
+from service.play.dispatch import precheck, submit
+from service.play.scans import forget_stale_caches, resume_stalled_bots, scan
+from service.sessions import get_sessions, reset_sessions
 from service.store import dispose_all, session_scope
 from service.store import games as game_rows
-from service.store.models import Deadline
+from service.store.models import ActionRow, Deadline, GameRow, Seat, utcnow
 from tests.redis_dbs import flush_redis
 
 
@@ -53,8 +58,6 @@ def test_a_deadline_missed_while_everything_was_down_fires_on_the_first_scan(bac
 
 def test_timeout_in_a_response_window_passes(backbone_pg, toy_game, recording):
     game_id = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
-    from service.chat.base import Inbound
-    from service.play.dispatch import submit
 
     data = [b.data for c in recording.sent("dm-alice") if c.buttons for row in c.buttons for b in row][-1]  # add:3
     submit(Inbound("rec", "dm-alice", "alice", "x1", "tap", text=data))
@@ -72,13 +75,6 @@ def test_timeout_in_a_response_window_passes(backbone_pg, toy_game, recording):
 def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbone_pg, toy_game, recording, monkeypatch):
     """Paced bot moves wait in Redis; if Redis loses one, the beat's scan hands the bot its move again. A game
     waiting for a person is left alone."""
-    from sqlalchemy import update
-
-    from service.callback import pack
-    from service.chat.base import Inbound
-    from service.play import hand_on
-    from service.play.dispatch import submit
-    from service.store.models import GameRow, Seat, utcnow
 
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
     real_schedule = hand_on.schedule_bot
@@ -104,11 +100,30 @@ def test_a_bot_game_whose_scheduled_move_was_lost_is_resumed_by_the_scan(backbon
     backdate()
     assert resume_stalled_bots() == 0
 
-    flush_redis(backbone_pg.redis_url)  # Redis lost: no meta says a person is asked
-    assert resume_stalled_bots() == 1  # so one look at the state…
+    flush_redis(backbone_pg.redis_url)  # Redis lost: the database still says a person is asked (her deadline)
+    assert resume_stalled_bots() == 0
     with session_scope() as s:
-        assert len(game_rows.action_log(s, game_id)) == before + 1  # …finds ann's turn and moves nothing
-    assert resume_stalled_bots() == 0  # and it is not looked at again at this seq
+        assert len(game_rows.action_log(s, game_id)) == before + 1
+
+
+def test_a_bot_game_is_resumed_whatever_its_stale_cached_meta_says(backbone_pg, toy_game, recording, monkeypatch):
+    """The move that made it a bot's turn lost its hand-on: the cached meta still shows the person's old prompt.
+    The scan looks at the database only, and finds no person asked."""
+
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
+    stale = get_sessions().get_meta(game_id)
+    assert stale["prompts"] == {"0": 0}
+    monkeypatch.setattr(hand_on, "schedule_bot", lambda *a, **k: None)
+    with session_scope() as s:
+        seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
+    submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
+    monkeypatch.undo()
+    get_sessions().put_meta(game_id, stale)  # as if the hand-on had never run
+    with session_scope() as s:
+        s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=utcnow() - timedelta(minutes=10)))
+    assert resume_stalled_bots() == 1
+    with session_scope() as s:
+        assert [by for by in s.scalars(select(ActionRow.by).where(ActionRow.game_id == game_id))] == ["user", "bot"]
 
 
 def test_two_scans_at_once_take_different_rows(backbone_pg, toy_game, recording):
@@ -124,3 +139,31 @@ def test_two_scans_at_once_take_different_rows(backbone_pg, toy_game, recording)
         with session_scope() as second:  # while the first scan's transaction is open
             assert deadline_rows.due(second, later) == []
     assert scan(later) == {"reminders": 1, "timeouts": 0}  # once the first is done, the row is there again
+
+
+def test_a_cache_left_behind_by_lost_hand_ons_is_forgotten_and_the_next_button_let_through(
+    backbone_pg, toy_game, recording
+):
+    """Two moves lost their hand-on: the cached meta is two moves behind, and the precheck (which lets one move's lag
+    through) would refuse bob's button as expired. Once the game has waited the recovery grace, the scan forgets the
+    cache, and the button goes through to the worker."""
+    game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann", "bob"], 0, seed=4)
+    stale = get_sessions().get_meta(game_id)
+    for user, update_id in (("ann", "s1"), ("bob", "s2")):
+        submit(
+            Inbound("rec", f"dm-{user}", user, update_id, "tap", text=pack(game_id, prompt_of(game_id, user), "add:1"))
+        )
+    get_sessions().put_meta(game_id, stale)  # as if neither move had handed on
+    tap = Inbound("rec", "dm-ann", "ann", "s3", "tap", text=pack(game_id, prompt_of(game_id, "ann"), "add:1"))
+    assert prompt_of(game_id, "ann") == stale["seq"] + 2 and precheck(tap) == "expired"
+    grace = backbone_pg.recovery_grace
+    assert forget_stale_caches() == 0  # just moved: its hand-on may be on its way
+    assert forget_stale_caches(utcnow() + timedelta(seconds=grace + 1)) == 1
+    assert precheck(tap) is None
+    assert forget_stale_caches(utcnow() + timedelta(seconds=grace + 1)) == 0
+
+
+def prompt_of(game_id: int, user: str) -> int | None:
+    with session_scope() as s:
+        seats = {row.seat: row.prompt_seq for row in s.query(Seat).filter_by(game_id=game_id)}
+    return seats[0 if user == "ann" else 1]

@@ -132,7 +132,7 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
 
 def test_the_scan_hands_on_a_rating_a_crash_lost_once(backbone_local, recording):
     """The final move committed but its `rate_game` never ran (a worker killed in between): the beat's scan hands it
-    on once the game has been over a minute, once; a game that is not rated is not handed on."""
+    on once the game has been over for the recovery grace, once; a game that is not rated is not handed on."""
     from datetime import timedelta
 
     from service.store.models import utcnow
@@ -144,7 +144,7 @@ def test_the_scan_hands_on_a_rating_a_crash_lost_once(backbone_local, recording)
     hot = lobby.create_and_start("rec", "hot", "cards", {}, ["dave", "dave"], 1, seed=6)
     _finish(hot, "loyal", ["loyal", "traitor", "loyal"])  # handed on, and then found not to be rated
     assert rating_task.rate_missed() == 0  # just over: its own task may still be on its way
-    later = utcnow() + timedelta(seconds=rating_task.MISSED_AFTER + 1)
+    later = utcnow() + timedelta(seconds=backbone_local.recovery_grace + 1)
     assert rating_task.rate_missed(later) == 2  # in-process: rated (or not) at once
     with session_scope() as s:
         assert {c.user_id for c in s.scalars(select(RatingChange))} == {
