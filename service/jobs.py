@@ -11,7 +11,17 @@ import time
 from typing import Any
 
 from service.delivery import senders
-from service.play import bot_move, commands, hand_on, metrics, person_move, rating, scans
+from service.play import (
+    bot_move,
+    commands,
+    hand_on,
+    metrics,
+    person_move,
+    rating,
+    scans,
+    tournament_deadlines,
+    tournament_rounds,
+)
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
 from service.settings import get_settings
@@ -45,8 +55,10 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 
 def scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then bot games that lost their scheduled move and finished games
-    that lost their rating."""
-    return {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    that lost their rating, then the tournaments' round deadlines and the game ends they missed."""
+    counts = {**scans.scan(), "resumed": scans.resume_stalled_bots(), "rated": rating.rate_missed()}
+    counts.update((f"tournament_{key}", n) for key, n in tournament_deadlines.scan().items())
+    return counts
 
 
 def noop(until: float = 0.0, delay: float = 0.0, enqueued_at: float | None = None) -> None:
@@ -68,4 +80,6 @@ JOBS: dict[str, Job] = {
     "noop": noop,
     "resume_bots": hand_on.resume_bots,
     "rate_game": rating.rate,
+    "tournament_game": tournament_rounds.game_ended,
+    "tournament_autopilot": tournament_deadlines.autopilot,
 }

@@ -3,7 +3,9 @@
 Accepted `Inbound` kinds:
 - "action": a game choice already unpacked (game_id, prompt_seq, code) → the `play` task.
 - "tap": raw button data in `text` (`service.callback` format): a game choice → `play`; a lobby tap
-  `L<id>:<verb>[:<value>]` → the `command` task (verbs join, leave, start, abort, players, bots, game).
+  `L<id>:<verb>[:<value>]` → the `command` task (verbs join, leave, start, abort, players, bots, game); a
+  tournament's button (the same form, its verb `t_…`, the id a tournament's) → the `command` task as
+  `tournament_tap`.
 - "command": `command` one of COMMANDS with `args` → the `command` task. A gateway marks a chat admin by putting
   ADMIN_FLAG in `args` (abort/start by an admin who is not the creator).
 Anything else is ignored. With a broker the work goes to Celery, else it runs in this process before returning.
@@ -19,11 +21,14 @@ from typing import Any
 from service.callback import Choice, LobbyTap, unpack
 from service.chat.base import Inbound
 from service.play.queue import enqueue
+from service.render.tournaments import TAP as TOURNAMENT_TAP
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated
 
-COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings")
+COMMANDS = (
+    "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me"
+)
 ADMIN_FLAG = "--admin"
 
 
@@ -34,6 +39,8 @@ def submit(cmd: Inbound) -> None:
         tap = unpack(cmd.text or "")
         if isinstance(tap, Choice):
             data.update(kind="action", game_id=tap.game_id, prompt_seq=tap.seq, code=tap.code)
+        elif isinstance(tap, LobbyTap) and tap.verb.startswith(TOURNAMENT_TAP):  # a command no one can type
+            data.update(kind="command", command="tournament_tap", args=[str(tap.lobby_id), tap.verb, tap.value or ""])
         elif isinstance(tap, LobbyTap):
             data.update(kind="command", command="tap", game_id=tap.lobby_id, args=[tap.verb, tap.value or ""])
         else:
