@@ -89,6 +89,8 @@ def _act(verb: str, cmd: dict[str, Any], admin: bool, tournament_id: int | None,
         tournament = rows.lock(s, tournament_id) if tournament_id is not None else None
         if tournament is None or tournament.chat_id != chat.id:
             return "no_tournament"
+        if verb != "standings" and tournament.status not in rows.OPEN:
+            return "no_tournament"  # over or cancelled: its buttons are gone, an old one changes nothing
         me = user_for(s, platform, cmd["user"], cmd.get("user_name"), cmd.get("language"))
         organiser = admin or tournament.creator_id == me.id
         if verb == "start":
