@@ -37,19 +37,19 @@ ADMIN_ONLY = ("start", "cancel", "set")
 def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
     """`verb` "tournament" (typed: `args` the subcommand and its words) or "tournament_tap" (`args`: the
     tournament's id, the button's verb and value)."""
+    sub = args[0] if args and verb == "tournament" else "help"
+    if verb == "tournament" and sub not in ("new", "start", "standings", "withdraw", "cancel"):
+        _reply(cmd, texts.help_text(cmd.get("language")))
+        return "shown"
     if not cmd.get("is_group"):
         return "group_only"
     if verb == "tournament_tap":
         if len(args) != 3 or not args[0].isdigit():
             return "bad_value"
         return _act(args[1].removeprefix(texts.TAP), cmd, admin, int(args[0]), args[2])
-    sub = args[0] if args else "help"
     if sub == "new":
         return _new(cmd, args[1:], admin)
-    if sub in ("start", "standings", "withdraw", "cancel"):
-        return _act({"withdraw": "leave"}.get(sub, sub), cmd, admin, None, "")
-    _reply(cmd, texts.help_text(cmd.get("language")))
-    return "shown"
+    return _act({"withdraw": "leave"}.get(sub, sub), cmd, admin, None, "")
 
 
 def _new(cmd: dict[str, Any], args: list[str], admin: bool) -> str:
