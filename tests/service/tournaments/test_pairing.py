@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from service.tournaments.course import Format, seat_round
+from service.tournaments.course import Entrant, Format, active, seat_round
 from service.tournaments.pairing import meetings, pair, repeats
 from service.tournaments.split import table_sizes
 
@@ -152,3 +152,35 @@ def test_seats_are_drawn_from_the_seed_and_the_same_seed_gives_the_same_round():
     assert len({tuple(map(tuple, o)) for o in others}) > 1  # the seat order depends on the seed
     assert seat_round(Format(low=3, high=5), 1, [1, 2], {}, {}, seed=1) is None  # two players: no table
     assert Counter(len(t) for t in first) == Counter([5, 4, 4])
+
+
+@st.composite
+def entrants(draw):
+    """Registrations, some late (from round 2), some withdrawn after a round, at a table size range."""
+    low = draw(st.integers(3, 4))
+    fmt = Format(low=low, high=low + draw(st.integers(0, 2)), pairing=draw(st.sampled_from(["swiss", "rr"])))
+    players = draw(st.lists(st.integers(1, 10_000), min_size=1, max_size=30, unique=True))
+    made = [
+        Entrant(p, draw(st.sampled_from([1, 1, 1, 2])), draw(st.sampled_from([None, None, None, 1, 2])))
+        for p in players
+    ]
+    return fmt, made, draw(st.integers(1, 3)), draw(st.integers(0, 2**31 - 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(entrants())
+def test_every_registered_player_not_withdrawn_is_seated_once_a_round(case):
+    fmt, made, number, seed = case
+    playing = active(made, number)
+    assert set(playing) == {
+        e.player for e in made if e.first_round <= number and (e.withdrawn_after is None or e.withdrawn_after >= number)
+    }
+    scores = {p: float(p % 3) for p in playing}
+    ranked = sorted(playing, key=lambda p: (-scores[p], p))
+    tables = seat_round(fmt, number, ranked, scores, {}, seed)
+    if table_sizes(len(playing), fmt.low, fmt.high) is None:
+        assert tables is None
+        return
+    assert sorted(p for table in tables for p in table) == sorted(playing)
+    assert all(fmt.low <= len(table) <= fmt.high for table in tables)
+    assert seat_round(fmt, number, ranked, scores, {}, seed) == tables  # the same seed, the same round

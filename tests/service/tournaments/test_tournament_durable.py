@@ -6,6 +6,7 @@ aborted is void (½ each), recorded by the beat."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -78,6 +79,27 @@ def test_two_transitions_at_once_create_one_round(backbone_pg, recording):
     assert sorted(outcomes) == ["done", "recorded"]
     assert _count_rounds(tournament_id) == 2
     assert len(_texts(recording, "📊 Tournament #1: standings after round 1")) == 1
+
+
+def test_two_beat_passes_at_once_create_one_round(backbone_pg, recording):
+    """Both tables' ends were missed (their jobs lost): two beat processes find them at the same moment."""
+    tournament_id, _ = _round_one_over(recording)
+    later = utcnow() + timedelta(seconds=tournament_deadlines.MISSED_AFTER + 1)
+    start = threading.Barrier(2)
+    counts: list[int] = []
+
+    def beat() -> None:
+        start.wait()
+        counts.append(tournament_deadlines.scan(later)["recorded"])
+
+    threads = [threading.Thread(target=beat) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(counts) == [0, 2]  # the second found both recorded
+    assert _count_rounds(tournament_id) == 2
+    assert len(_texts(recording, "🎲 Tournament #1, round 2")) == 1
 
 
 @pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])

@@ -180,3 +180,16 @@ def test_the_autopilot_plays_only_seats_handed_over_and_a_person_may_still_move(
     with session_scope() as s:
         assert s.get(GameRow, game_id).status == "finished"
         assert s.get(Tournament, tournament_id).status == "finished"
+
+
+def test_bots_at_each_table_for_speed_are_neither_paired_nor_scored(backbone_local, recording):
+    tournament_id = _open(recording, "cards", ["high-3", "bots-1", "rounds-1"], ["ann", "ben", "cat"])
+    command("olga", "start")
+    [(_, [(game_id, _)])] = rounds(tournament_id)
+    with session_scope() as s:
+        seats = seats_of(s, game_id)
+        assert len(seats) == 4 and [seat.bot for seat in seats if seat.user_id is None] == ["heuristic"]
+    tournament_deadlines.scan(past_deadline(tournament_id))
+    with session_scope() as s:
+        scored = s.scalars(select(TournamentSeat).where(TournamentSeat.points.is_not(None))).all()
+    assert len(scored) == 3 and the_tournament().status == "finished"
