@@ -1,4 +1,5 @@
 """Lobby commands and lobby taps (the `command` task): translate them to `service.play.lobby` calls and answer.
+`/tournament` with its buttons, `/ratings` and `/me` are answered by their own modules (`ROUTED`).
 
 Failures are answered in the chat the command came from; successes show in the lobby message itself.
 """
