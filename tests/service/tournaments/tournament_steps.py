@@ -32,6 +32,18 @@ def tap(user: str, data: str, chat: str = GROUP) -> None:
                    is_group=chat == GROUP))
 
 
+def known(*users: str) -> None:
+    """The people write to the bot privately (`/tournament help`), so it knows their direct chats."""
+    for user in users:
+        command(user, "help", chat=f"dm-{user}")
+
+
+def told(recording, user: str, chat: str = GROUP) -> str:
+    """The last thing `user` was told where they asked (`chat`) or privately: a refusal is answered in the chat it
+    came from, or, where refusals are told to the person alone, in their direct chat."""
+    return next(c.text for c in reversed(recording.calls) if c.chat in (chat, f"dm-{user}") and c.text)
+
+
 def panel_buttons(recording, tournament_id: int) -> dict[str, str]:
     """The newest tournament message's buttons in the group: verb (and value) → data."""
     for call in reversed(recording.sent(GROUP)):
