@@ -12,7 +12,18 @@ from typing import Any
 
 from service.delivery import senders
 from service.observability import metrics as observed
-from service.play import bot_move, commands, hand_on, inbox, metrics, person_move, rating, scans
+from service.play import (
+    bot_move,
+    commands,
+    hand_on,
+    inbox,
+    metrics,
+    person_move,
+    rating,
+    scans,
+    tournament_deadlines,
+    tournament_rounds,
+)
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
 from service.settings import get_settings
@@ -51,7 +62,7 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 def scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then what a lost task left undone: bot games that lost their
     move, caches left behind by a lost hand-on, finished games that lost their rating, received taps and commands
-    never applied."""
+    never applied; then the tournaments' round deadlines and the game ends they missed."""
     counts = {
         **scans.scan(),
         "resumed": scans.resume_stalled_bots(),
@@ -59,6 +70,7 @@ def scan() -> dict[str, int]:
         "rated": rating.rate_missed(),
         "replayed": inbox.replay(),
     }
+    counts.update((f"tournament_{key}", n) for key, n in tournament_deadlines.scan().items())
     observed.scanned(counts)
     return counts
 
@@ -82,4 +94,6 @@ JOBS: dict[str, Job] = {
     "noop": noop,
     "resume_bots": hand_on.resume_bots,
     "rate_game": rating.rate,
+    "tournament_game": tournament_rounds.game_ended,
+    "tournament_autopilot": tournament_deadlines.autopilot,
 }

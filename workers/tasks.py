@@ -2,9 +2,10 @@
 
 acks_late + reject_on_worker_lost where a redelivery is harmless: `play` and `command` (their update id is claimed
 in the transaction of their effect: a redelivered one runs again only if nothing of it committed), `play_bot`
-(valid only at its seq) and `rate_game` (a game is rated once). `deliver` is not: a redelivered send could repeat
-a message; the outbox sweep picks up anything a lost task left pending. A tap or command whose task is lost
-altogether is queued again from the inbox (`service.play.inbox`).
+(valid only at its seq), `rate_game` (a game is rated once), `tournament_game` (a table is recorded once, under
+the tournament's lock) and `tournament_autopilot` (each of its moves is a bot move, valid only at its seq).
+`deliver` is not: a redelivered send could repeat a message; the outbox sweep picks up anything a lost task left
+pending. A tap or command whose task is lost altogether is queued again from the inbox (`service.play.inbox`).
 
 A task that fails on a transient database or Redis error (a backend terminated, a restart) is tried again with
 backoff (`RETRIED`) instead of being dropped; each is safe to run again for the same reasons. The scans are not:
@@ -16,7 +17,7 @@ from __future__ import annotations
 import redis
 
 from service import jobs
-from service.play import commands, hand_on, rating, scans
+from service.play import commands, hand_on, rating, scans, tournament_deadlines, tournament_rounds
 from service.store.transient import DB_ERRORS
 from workers import due_tasks  # noqa: F401 (due_tasks: starts with the worker)
 from workers.app import app
@@ -36,6 +37,10 @@ prune = app.task(name="workers.tasks.prune")(scans.prune)
 noop = app.task(name="workers.tasks.noop")(jobs.noop)
 resume_bots = app.task(name="workers.tasks.resume_bots", **RETRIED)(hand_on.resume_bots)
 rate_game = app.task(name="workers.tasks.rate_game", **IDEMPOTENT, **RETRIED)(rating.rate)
+tournament_game = app.task(name="workers.tasks.tournament_game", **IDEMPOTENT, **RETRIED)(tournament_rounds.game_ended)
+tournament_autopilot = app.task(name="workers.tasks.tournament_autopilot", **IDEMPOTENT, **RETRIED)(
+    tournament_deadlines.autopilot
+)
 
 TASKS = {
     "play": play,
@@ -48,4 +53,6 @@ TASKS = {
     "noop": noop,
     "resume_bots": resume_bots,
     "rate_game": rate_game,
+    "tournament_game": tournament_game,
+    "tournament_autopilot": tournament_autopilot,
 }

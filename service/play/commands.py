@@ -1,4 +1,5 @@
 """Lobby commands and lobby taps (the `command` task): translate them to `service.play.lobby` calls and answer.
+`/tournament` with its buttons, `/ratings` and `/me` are answered by their own modules (`ROUTED`).
 
 Successes show in the lobby message itself; what was asked for (help, rules, the board, ratings) is answered in the
 chat it was asked in. A refusal is told to the person alone: in the direct chat it came from, or, from a group, in
@@ -11,19 +12,25 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service import ratings
-from service.play import lobby, presenting
+from service.play import lobby, presenting, ratings_commands, tournament_commands
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
 from service.play.state import load_state
 from service.render.lobby import lobby_message, tr
-from service.render.ratings import own_text, standings_text
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.claims import DuplicateUpdate, claiming
 from service.store.models import GameRow
 from service.store.users import chat_for, learn_direct_chat, user_for
+
+# Commands another module answers (its own replies; a refusal's status as here): `run(verb, args, cmd, admin)`
+ROUTED = {
+    "tournament": tournament_commands.run,
+    "tournament_tap": tournament_commands.run,
+    "ratings": ratings_commands.run,
+    "me": ratings_commands.run,
+}
 
 
 def handle(cmd: dict[str, Any]) -> str:
@@ -62,6 +69,8 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
     platform, user = cmd["platform"], cmd["user"]
     if verb == "forged":
         return verb
+    if verb in ROUTED:
+        return ROUTED[verb](verb, args, cmd, admin)
     if verb == "newgame":
         if not cmd.get("is_group"):
             return "group_only"
@@ -79,8 +88,6 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return status
     if verb in ("help", "rules"):
         return _explain(verb, cmd, game_id)
-    if verb == "ratings":
-        return _ratings(cmd, args)
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":
@@ -106,24 +113,6 @@ def _explain(verb: str, cmd: dict[str, Any], game_id: int | None) -> str:
         lang = game.language if game is not None else cmd.get("language")
         text = tr(lang, "lobby.help") if verb == "help" else tr(lang, f"lobby.rules.{game.kind if game else 'board'}")
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), text)
-    return "shown"
-
-
-def _ratings(cmd: dict[str, Any], args: list[str]) -> str:
-    """In a group, the standings of the people who played rated games there (of one kind if named); in a direct
-    chat, the asker's own ratings."""
-    kinds = [a for a in args if a in engine.GAMES] or sorted(engine.GAMES)
-    platform, lang = cmd["platform"], cmd.get("language")
-    with session_scope() as s:
-        if cmd.get("is_group"):
-            chat = chat_for(s, platform, cmd["chat"], True)
-            lang = chat.language or lang
-            text = standings_text(lang, {kind: ratings.standings(s, chat.id, kind) for kind in kinds})
-        else:
-            me = user_for(s, platform, cmd["user"])
-            lang = me.language or lang
-            text = own_text(lang, ratings.of_user(s, me.id))
-    _reply(platform, cmd["chat"], bool(cmd.get("is_group")), text)
     return "shown"
 
 

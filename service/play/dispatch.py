@@ -3,7 +3,9 @@
 Accepted `Inbound` kinds:
 - "action": a game choice already unpacked (game_id, prompt_seq, code) → the `play` task.
 - "tap": raw button data in `text` (`service.callback` format): a game choice → `play`; a lobby tap
-  `L<id>:<verb>[:<value>]` → the `command` task (verbs join, leave, start, abort, players, bots, game).
+  `L<id>:<verb>[:<value>]` → the `command` task (verbs join, leave, start, abort, players, bots, game); a
+  tournament's button (the same form, its verb `t_…`, the id a tournament's) → the `command` task as
+  `tournament_tap`.
 - "command": `command` one of COMMANDS with `args` → the `command` task. A gateway marks a chat admin by putting
   ADMIN_FLAG in `args` (abort/start by an admin who is not the creator).
 Anything else is ignored. With a broker the work goes to Celery, else it runs in this process before returning.
@@ -24,11 +26,14 @@ from service.chat.base import Inbound
 from service.play import admission, inbox
 from service.play.queue import request_delivery
 from service.render.lobby import tr
+from service.render.tournaments import TAP as TOURNAMENT_TAP
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
 
-COMMANDS = ("newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings")
+COMMANDS = (
+    "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me"
+)
 ADMIN_FLAG = "--admin"
 NOTICES = {
     "expired": "notice.expired",
@@ -54,6 +59,8 @@ def submit(cmd: Inbound) -> None:
         tap = unpack(cmd.text or "")
         if isinstance(tap, Choice):
             data.update(kind="action", game_id=tap.game_id, prompt_seq=tap.seq, code=tap.code)
+        elif isinstance(tap, LobbyTap) and tap.verb.startswith(TOURNAMENT_TAP):  # a command no one can type
+            data.update(kind="command", command="tournament_tap", args=[str(tap.lobby_id), tap.verb, tap.value or ""])
         elif isinstance(tap, LobbyTap):
             data.update(kind="command", command="tap", game_id=tap.lobby_id, args=[tap.verb, tap.value or ""])
         else:
@@ -70,6 +77,8 @@ def precheck(cmd: Inbound) -> str | None:
         choice = unpack(cmd.text or "")
         if choice is None:
             return "malformed"
+        if isinstance(choice, LobbyTap) and choice.verb.startswith(TOURNAMENT_TAP):
+            return None  # a tournament's button: its own command answers it
         if isinstance(choice, LobbyTap):
             return admission.precheck(cmd, choice.lobby_id, choice.verb, is_admin=False)
         game_id, seq = choice.game_id, choice.seq

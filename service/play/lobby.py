@@ -3,7 +3,8 @@
 A lobby is a `games` row with status "lobby"; its id is the game id. One open lobby or game per chat.
 Every function is one transaction; it updates the lobby message (edited in place) through the outbox and
 returns a status word ("ok", "full", "not_creator", …) that `service.play.dispatch` turns into a reply.
-`create_and_start` seats given users and bots and starts at once (the terminal game, benchmarks, tournaments).
+`create_and_start` seats given users and bots and starts at once (the terminal game, benchmarks); `start_table`
+does so in the caller's transaction (a tournament's round opens its tables in one).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine import get_game
 from engine.core.errors import IllegalAction
 from service.observability import metrics
 from service.play.hand_on import after_commit
-from service.play.publish import publish
+from service.play.publish import Published, publish
 from service.play.queue import request_delivery
 from service.render.i18n import available_languages, normalize
 from service.render.lobby import lobby_message
@@ -202,33 +203,54 @@ def create_and_start(
     `bot_delay`: about how many seconds a bot waits before each move (`first_delay`, if given, before the first)."""
     with session_scope() as s:
         chat_row = chat_for(s, platform, chat, True)
-        players = len(humans) + bots
-        game = GameRow(
-            kind=kind,
-            config={k: v for k, v in config.items() if k != "players"},
-            options={
-                "players": players,
-                "bots": bots > 0,
-                "bot_kind": bot_kind,
-                "bot_delay": bot_delay,
-                "turn_deadline": get_settings().turn_deadline,
-                "response_deadline": get_settings().response_deadline,
-            },
-            seed=seed,
-            status="lobby",
-            language=language,
-            chat_id=chat_row.id,
-        )
-        s.add(game)
-        s.flush()
-        for number, user in enumerate(humans):
-            s.add(Seat(game_id=game.id, seat=number, user_id=user_for(s, platform, user).id))
-        s.flush()
-        started = _start(s, game)
-        if isinstance(started, str):
-            raise ValueError(f"cannot start {kind} with {config}: {started}")
-    after_commit(game, started[0], started[1], first_delay)
+        people = [user_for(s, platform, user).id for user in humans]
+        options = {"bot_kind": bot_kind, "bot_delay": bot_delay}
+        game, state, published = start_table(s, chat_row, kind, config, people, bots, seed, language, options)
+    after_commit(game, state, published, first_delay)
     return game.id
+
+
+def start_table(
+    s: Session,
+    chat: Chat,
+    kind: str,
+    config: dict[str, Any],
+    people: list[int],
+    bots: int,
+    seed: int,
+    language: str,
+    options: dict[str, Any],
+) -> tuple[GameRow, Any, Published]:
+    """Seat `people` (user row ids, in seat order) then `bots` bots in `chat` and start, in the caller's transaction
+    (a tournament opens a round's tables in the one that creates the round); the caller hands on with
+    `after_commit(game, state, published)` once it has committed. `options` add to or override the game's service
+    options (deadlines, bot kind and pace). Raises ValueError when the engine refuses the configuration."""
+    game = GameRow(
+        kind=kind,
+        config={k: v for k, v in config.items() if k != "players"},
+        options={
+            "players": len(people) + bots,
+            "bots": bots > 0,
+            "bot_kind": "heuristic",
+            "bot_delay": 0.0,
+            "turn_deadline": get_settings().turn_deadline,
+            "response_deadline": get_settings().response_deadline,
+            **options,
+        },
+        seed=seed,
+        status="lobby",
+        language=language,
+        chat_id=chat.id,
+    )
+    s.add(game)
+    s.flush()
+    for number, user_id in enumerate(people):
+        s.add(Seat(game_id=game.id, seat=number, user_id=user_id))
+    s.flush()
+    started = _start(s, game)
+    if isinstance(started, str):
+        raise ValueError(f"cannot start {kind} with {config}: {started}")
+    return game, *started
 
 
 def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:

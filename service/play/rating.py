@@ -21,20 +21,22 @@ MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour,
 
 
 def rate(game_id: int) -> str:
-    """Rate the game and post the changes to its chat; "rated", or why not ("no_game", "not_rated")."""
+    """Rate the game and post the changes to its chat; "rated", or why not ("no_game", "not_rated"). A
+    tournament's game is then handed on to its tournament (`tournament_game`), rated or not."""
+    chat = None
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
         if game is None:
             return "no_game"
         changes = ratings.rate_game(s, game)
-        if not changes:
-            return "not_rated"
-        chat = s.get(Chat, game.chat_id) if game.chat_id is not None else None
-        if chat is not None:
+        if changes and game.chat_id is not None:
+            chat = s.get(Chat, game.chat_id)
             outbox.tell(s, chat, changes_text(game.language, game.kind, changes))
     if chat is not None:
         request_delivery(chat.platform, chat.platform_id)
-    return "rated"
+    if game.options.get("tournament") is not None:
+        enqueue("tournament_game", game_id=game_id)
+    return "rated" if changes else "not_rated"
 
 
 def rate_missed(now: datetime | None = None, limit: int = 1000) -> int:

@@ -5,7 +5,7 @@ recomputing in `service.ratings.store`; reading standings, leaderboard and histo
 
 from service.ratings.model import PROVISIONAL_GAMES, SIDES, sides_of
 from service.ratings.standings import Played, Standing, history, leaderboard, of_user, standings
-from service.ratings.store import Change, rate_game, recompute
+from service.ratings.store import Change, rate_game, recompute, side_rate
 
 __all__ = [
     "PROVISIONAL_GAMES",
@@ -18,6 +18,7 @@ __all__ = [
     "of_user",
     "rate_game",
     "recompute",
+    "side_rate",
     "sides_of",
     "standings",
 ]

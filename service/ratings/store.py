@@ -68,6 +68,14 @@ def rate_game(s: Session, game: GameRow) -> list[Change] | None:
     return _rate(s, _Game(game.id, game.kind, game.config or {}, game.result, game.updated, people))
 
 
+def side_rate(s: Session, kind: str, players: int, config: dict[str, Any]) -> float:
+    """The loyal side's learned win rate in a game's setting (kind, player count, variant set), read without
+    changing anything: what a tournament's merit weighs a result against (`service.tournaments.scoring`)."""
+    key = {"kind": kind, "players": players, "variants": variant_key(kind, config)}
+    cell = s.scalars(select(RatingSide).filter_by(**key)).one_or_none()
+    return loyal_rate(_levels(s, cell or RatingSide(**key, games=0, loyal_wins=0)))
+
+
 def recompute(s: Session) -> int:
     """Forget every rating and rate the finished games again, in the order they ended (with the side advantage
     learned as it would have been); how many were rated. For a change of the model: run by the migration that

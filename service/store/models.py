@@ -98,7 +98,8 @@ class GameRow(Base):
 
 class Seat(Base):
     """One seat: a user or a bot ("random"/"heuristic"). `prompt_seq` is the seq the seat's open prompt began at:
-    a button carrying another seq is stale. `prompt_sig` detects whether that prompt changed since."""
+    a button carrying another seq is stale. `prompt_sig` detects whether that prompt changed since. A user's seat
+    with `bot` set is played by that bot from then on (a tournament's autopilot at its round's deadline)."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -246,3 +247,76 @@ class RatingSide(Base):
     variants: Mapped[str] = mapped_column(String(255), primary_key=True)  # `service.ratings.store.variant_key`
     games: Mapped[int] = mapped_column(Integer, default=0)
     loyal_wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Tournament(Base):
+    """A community's tournament (`service.tournaments`): registration, then rounds whose tables are games. `chat_id`
+    is where it is organised (its message, standings, commands); `round` the current round's number (0 before it
+    starts); `options` the table size range, rounds, pairing, deadlines, variants, bots and where tables are played."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_chat_status", "chat_id", "status"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    chat_id: Mapped[int] = mapped_column(ForeignKey("chats.id"))
+    creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    language: Mapped[str] = mapped_column(String(16), default="en")
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default="registration")  # registration|running|finished|cancelled
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+    updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+
+class TournamentPlayer(Base):
+    """A registration: seated from `first_round` on, and not after `withdrawn_after` (the round they withdrew in)."""
+
+    __tablename__ = "tournament_players"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    first_round: Mapped[int] = mapped_column(Integer, default=1)
+    withdrawn_after: Mapped[int | None] = mapped_column(Integer)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TournamentRound(Base):
+    """One round; unique per tournament and number, so two transitions racing create it once. `finished` is set
+    when its last table is recorded; `autopilot` when its deadline handed the tables still running to the autopilot."""
+
+    __tablename__ = "tournament_rounds"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    started: Mapped[datetime] = mapped_column(default=utcnow)
+    deadline: Mapped[datetime] = mapped_column()
+    autopilot: Mapped[datetime | None] = mapped_column()
+    finished: Mapped[datetime | None] = mapped_column()
+
+
+class TournamentTable(Base):
+    """One table of a round: the game played there, and when its result was recorded (`outcome`: "played", or
+    "void" for a game that was aborted)."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("round_id", "number"), UniqueConstraint("game_id"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("tournament_rounds.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    recorded: Mapped[datetime | None] = mapped_column()
+    outcome: Mapped[str | None] = mapped_column(String(8))
+
+
+class TournamentSeat(Base):
+    """A person at a table: their seat in its game and, once recorded, their side, points and merit."""
+
+    __tablename__ = "tournament_seats"
+    __table_args__ = (Index("ix_tournament_seats_user", "user_id"),)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tournament_tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    side: Mapped[str | None] = mapped_column(String(8))
+    points: Mapped[float | None] = mapped_column(Float)
+    merit: Mapped[float | None] = mapped_column(Float)
