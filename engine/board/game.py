@@ -223,7 +223,7 @@ def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None
             r[0] = pool.pop()
         for k in spots:
             rest[k] = pool.pop()
-    looked = [f for f in s.frames if f["kind"] in ("percival", "clairvoyance") and seat != s.current]
+    looked = [f for f in s.frames if f["kind"] in ("percival", "clairvoyance", "armor") and seat != s.current]
     for frame in looked:  # cards the current player holds in his look, unseen by `seat`
         for key in ("cards", "chosen"):
             cards = frame.get(key, [])

@@ -86,7 +86,7 @@ class _Evil:
 def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
     ev.append(public("evil", seat=seat, choice=choice))
     if choice == "black":
-        blacks.start_draw(s)
+        blacks.start_evil_draw(s, seat)
     elif choice == "siege":
         ops.add_engines(s, 1, ev, "evil")
     else:

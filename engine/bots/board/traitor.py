@@ -35,8 +35,8 @@ def score(s: Seen, a: Action) -> float:
         return -2.0
     if phase in ("window", "grail_rescue", "kay"):
         return 1.0 if kind in ("pass", "decline") else -1.0
-    if phase in ("clairvoyance", "percival"):
-        return -loyal.score(s, a)  # the worst cards on top, the mildest buried
+    if phase in ("clairvoyance", "percival", "armor"):
+        return -loyal.score(s, a)  # the worst cards on top or played, the mildest buried
     if phase == "war_choice":
         return -loyal.score(s, a)
     return loyal.score(s, a)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import get_game
 from engine.core.actions import Action
 from engine.core.events import private
-from service.render import board_text, cards_text, menus, panel
+from service.render import board_text, cards_text, menus, panel, present
 
 
 def test_an_exchange_is_told_from_each_side():
@@ -171,3 +171,21 @@ def test_every_action_kind_in_the_engines_has_a_label():
         assert len(kinds) > 5
         missing = sorted(k for k in kinds if not has(f"{game}.action.{k}"))
         assert missing == [], (game, missing)
+
+
+def test_the_armors_two_black_cards_are_a_private_choice_with_readable_labels():
+    """B-KNIGHT (issue 21, item 1): the holder of Lancelot's Armor keeps one of two black cards; only he sees them."""
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "board": {"relics": [["armor"], [], []]}, "black": ["morgan_two_engines", "despair"]}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    state, events = game.apply_code(state, 0, "evil:black")
+    mine = panel("board", state, 0, game_id=1, seq=2, lang="en")
+    labels = [b.label for row in mine.buttons for b in row]
+    assert labels == ["Play: Morgan: 2 siege engines", "Play: Despair"]
+    assert "Lancelot's Armor: which black card do you play?" in mine.text and "Despair" in mine.text
+    names = {0: "Ann", 1: "Bea", 2: "Cy"}
+    public = present("board", state, events, game_id=1, seq=2, group_lang="nl", seat_langs={}, seat_names=names)
+    assert public.lines == ["🛡 Ann trekt met Lancelots Pantser twee zwarte kaarten en houdt er één."]
+    for text in (public.board, public.panels[1].text, public.panels[2].text, *public.lines):
+        assert "Morgan" not in text and "Wanhoop" not in text
