@@ -409,11 +409,20 @@ def _process_deaths(s: BoardState, ev: Events) -> bool:
 # --- end of the game -----------------------------------------------------------------------------
 
 
+_HOLD_CARD = frozenset(("resolve_black", "face", "war_choice"))  # frames holding a drawn black card (`card`)
+
+
 def _finish(s: BoardState, winner: str, reason: str, ev: Events) -> None:
     s.result = {
         "winner": winner, "reason": reason, "loyalty": list(s.loyalty),
         "swords": {"white": s.swords_white, "black": s.swords_black}, "siege_engines": s.engines,
     }
+    for frame in s.frames:  # cards a decision held when the game ended go to their discard piles
+        held = [frame["card"]] if frame["kind"] in _HOLD_CARD else []
+        if frame["kind"] != "window":  # (its card is the one its resolve_black step holds)
+            held += frame.get("cards", []) + (frame.get("chosen", []) if frame["kind"] == "clairvoyance" else [])
+        for card in held:
+            (s.white_discard if card in cat.WHITE_COUNTS else s.black_discard).append(card)
     s.frames.clear()
     ev.append(public("game_over", **s.result))
 

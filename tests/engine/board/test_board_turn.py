@@ -187,6 +187,19 @@ def test_twelfth_sword_ends_the_game_and_the_majority_wins() -> None:
     assert result["winner"] == "loyal" and result["reason"] == "swords" and result["swords"] == {"white": 9, "black": 3}
 
 
+def test_a_game_ending_while_a_decision_holds_cards_keeps_every_card_counted() -> None:
+    """B-END: the last loyal knight leaves while he decides how to place a Black Knight card he drew; the game is lost
+    at once and the card he held (like a split's cards or a look's) goes to its discard pile, not out of the count."""
+    board = {"alive": [True, False, True], "life": [4, 0, 4]}
+    state = table(3, loyalty=["loyal", "loyal", "traitor"], hands=[[F1], [], [F2]], board=board,
+                  black=["black_knight_5"])
+    play(state, 0, "evil:black")
+    assert asked(state) == [(0, "face")]
+    play(state, 0, "leave")
+    assert GAME.result(state)["reason"] == "loyal_dead" and "black_knight_5" in state.black_discard
+    check_invariants(state)
+
+
 def test_leaving_during_a_window_counts_as_passing() -> None:
     state = table(3, hands=[["merlin"], ["merlin"], ["merlin", "merlin"]], black=["morgan_two_engines"])
     play(state, 0, "evil:black", "merlin:1")
