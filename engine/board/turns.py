@@ -392,11 +392,19 @@ def kill(s: BoardState, seat: int, ev: Events) -> None:
     ev.append(public("died", seat=seat))
 
 
+def _before_heroic(s: BoardState) -> bool:
+    """The current player's Evil phase is not over: his first heroic action is still ahead."""
+    return not s.turn.get("types") and any(f["kind"] == "heroic" for f in s.frames)
+
+
 def _process_deaths(s: BoardState, ev: Events) -> bool:
+    """Offer the Grail to (or remove) a knight at 0 life. One dying on his own turn is removed at its end, except in
+    his Evil phase: he then takes no heroic action and his cards go at once (B-TURN, seed 002 "Indien je jouw fase
+    van 'voortgang van het Kwade' overleeft")."""
     top = s.frames[-1]["kind"] if s.frames else "end_turn"
     for seat in s.doomed:
-        if seat == s.current and top != "end_turn" and s.turns:
-            continue  # dying on one's own turn: removed at its end
+        if seat == s.current and top != "end_turn" and s.turns and not _before_heroic(s):
+            continue
         holder = ops.relic_holder(s, "grail")
         if holder is not None:
             ops.push(s, {"kind": "grail_rescue", "seat": holder, "dying": seat})
