@@ -397,13 +397,19 @@ def _before_heroic(s: BoardState) -> bool:
     return not s.turn.get("types") and any(f["kind"] == "heroic" for f in s.frames)
 
 
+def _swords_out(s: BoardState) -> bool:
+    return s.swords_white + s.swords_black >= cat.SWORDS_TO_END
+
+
 def _process_deaths(s: BoardState, ev: Events) -> bool:
     """Offer the Grail to (or remove) a knight at 0 life. One dying on his own turn is removed at its end, except in
     his Evil phase: he then takes no heroic action and his cards go at once (B-TURN, seed 002 "Indien je jouw fase
-    van 'voortgang van het Kwade' overleeft")."""
+    van 'voortgang van het Kwade' overleeft"); and except when the 12th sword is out: a death is resolved before the
+    swords are counted (B-END, seed 002 FAQ: lost "op het ogenblik dat de laatste loyale ridder sterft, zelfs indien
+    er 12 of meer zwaarden … op het bord zou komen")."""
     top = s.frames[-1]["kind"] if s.frames else "end_turn"
     for seat in s.doomed:
-        if seat == s.current and top != "end_turn" and s.turns and not _before_heroic(s):
+        if seat == s.current and top != "end_turn" and s.turns and not _before_heroic(s) and not _swords_out(s):
             continue
         holder = ops.relic_holder(s, "grail")
         if holder is not None:
@@ -444,7 +450,7 @@ def _check_end(s: BoardState, ev: Events) -> bool:
         s.alive[i] and not s.revealed[i] and s.loyalty[i] == "loyal" for i in range(s.n)
     ):
         _finish(s, "evil", "loyal_dead", ev)
-    elif s.swords_white + s.swords_black >= cat.SWORDS_TO_END and (not s.frames or s.frames[-1]["kind"] in _TURN_LEVEL):
+    elif _swords_out(s) and not s.doomed and (not s.frames or s.frames[-1]["kind"] in _TURN_LEVEL):
         for i in range(s.n):
             if s.loyalty[i] == "traitor" and s.alive[i] and not s.revealed[i] and i not in s.doomed:
                 s.loyalty_seen[i] = True

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from board_helpers import asked, check_invariants, codes, play, table
+from board_helpers import GAME, asked, check_invariants, codes, play, table
 
 F1, F2, F3, F4, F5 = "fight_1", "fight_2", "fight_3", "fight_4", "fight_5"
 
@@ -47,4 +47,49 @@ def test_dying_by_ones_own_sacrifice_still_allows_that_last_action() -> None:
     assert state.life[0] == 0 and asked(state) == [(0, "heroic")] and "heal:fight_1" in codes(state, 0)
     play(state, 0, "heal:fight_1")
     assert not state.alive[0] and asked(state) == [(1, "evil")]
+
+
+# --- item 3: the last loyal knight dying as the 12th sword lands loses the game ------------------------------
+
+
+def test_the_last_loyal_knight_sacrificing_his_last_life_for_the_twelfth_sword_loses() -> None:
+    """B-END: his sacrifice brings him to 0, his war's victory lays the 12th sword (9 white against 3 black):
+    the death is resolved before the swords are counted, and all loyal knights are dead. Seed 002 FAQ: "indien alle
+    ridders dood zijn, is het spel verloren op het ogenblik dat de laatste loyale ridder sterft, zelfs indien er 12 of
+    meer zwaarden … waarvan de meerderheid wit is, op het bord zou komen wanneer de laatste ridder sterft"."""
+    board = {"alive": [True, True, False], "life": [1, 4, 0], "loc": ["picts", "camelot", "camelot"],
+             "war_white": {"picts": [F1, F2, F3, F4], "saxons": []}, "swords_white": 8, "swords_black": 3}
+    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=[[F5, "reinforcements"], [F1], []], board=board)
+    play(state, 0, "evil:siege", "play:reinforcements.others", "sacrifice", "fight:5")
+    result = GAME.result(state)
+    assert result["winner"] == "evil" and result["reason"] == "loyal_dead"
+    assert state.swords_white + state.swords_black == 12 and not state.alive[0]
+    check_invariants(state)
+
+
+def test_a_lost_war_that_kills_the_last_loyal_knight_and_lays_the_twelfth_sword_loses() -> None:
+    """B-END: the Traitor draws the 4th Pict; the war's black sword is the 12th (9 white, 3 black) and its -1 life
+    kills the last loyal knight there. Seed 002 FAQ (the same answer): the game "is verloren op het ogenblik dat de
+    laatste loyale ridder sterft, zelfs indien er 12 of meer zwaarden … op het bord zou komen"."""
+    board = {"alive": [True, True, False], "life": [4, 1, 0], "loc": ["camelot", "picts", "camelot"],
+             "war_black": {"picts": ["picts", "picts", "mercenaries"], "saxons": []},
+             "swords_white": 9, "swords_black": 2}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[[F1], [F2], []], board=board, black=["picts"])
+    play(state, 0, "evil:black")
+    result = GAME.result(state)
+    assert result["winner"] == "evil" and result["reason"] == "loyal_dead" and not state.alive[1]
+    check_invariants(state)
+
+
+def test_a_knight_the_grail_saves_as_the_twelfth_sword_lands_lives_to_count_the_swords() -> None:
+    """B-END: resolving the death first includes the Grail: saved, he is alive when the majority is counted."""
+    board = {"alive": [True, True, True], "life": [4, 1, 4], "loc": ["camelot", "picts", "camelot"],
+             "war_black": {"picts": ["picts", "picts", "mercenaries"], "saxons": []},
+             "swords_white": 9, "swords_black": 2, "relics": [[], [], ["grail"]]}
+    state = table(3, loyalty=["loyal", "loyal", "loyal"], board=board, black=["picts"])
+    play(state, 0, "evil:black")
+    assert GAME.result(state) is None and asked(state) == [(2, "grail_rescue")]
+    play(state, 2, "drink")
+    result = GAME.result(state)
+    assert result["winner"] == "loyal" and result["reason"] == "swords" and state.life[1] == 4
 
