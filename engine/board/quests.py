@@ -275,9 +275,12 @@ def end_quest(s: BoardState, quest: str, won: bool, by: int | None, ev: Events) 
     if not won:
         return
     relic = outcome.get("relic")
-    if relic and by is not None and s.alive[by] and not s.revealed[by] and by not in s.doomed:
-        s.relics[by].append(relic)
-        ev.append(public("relic_won", seat=by, relic=relic))
+    if relic and by is not None and s.alive[by] and not s.revealed[by]:
+        if by not in s.doomed:
+            s.relics[by].append(relic)
+            ev.append(public("relic_won", seat=by, relic=relic))
+        elif relic == "excalibur":  # B-LIFE (seed 002 FAQ): it goes to whoever lets him drink from the Grail
+            s.turn["excalibur_to_rescuer"] = by
     if s.vivien:
         s.vivien = False
         s.black_discard.append("vivien")

@@ -366,6 +366,10 @@ class _GrailRescue:
         s.doomed.remove(dying)
         s.life[dying] = cat.GRAIL_REVIVE_LIFE
         ev.append(public("revived", seat=dying, by=seat, life=s.life[dying]))
+        if s.turn.get("excalibur_to_rescuer") == dying:  # he won Excalibur dying: it is his rescuer's (B-LIFE)
+            del s.turn["excalibur_to_rescuer"]
+            s.relics[seat].append("excalibur")
+            ev.append(public("relic_won", seat=seat, relic="excalibur"))
         if dying == s.current and s.turn:
             s.turn["cut"] = True
 

@@ -93,3 +93,43 @@ def test_a_knight_the_grail_saves_as_the_twelfth_sword_lands_lives_to_count_the_
     result = GAME.result(state)
     assert result["winner"] == "loyal" and result["reason"] == "swords" and state.life[1] == 4
 
+
+# --- item 4: Excalibur goes to the Grail rescuer -------------------------------------------------------------
+
+
+def _lady_at_zero(relics: list[list[str]]) -> object:
+    """Seat 0 at 1 life draws at the Round Table, sacrifices his last life and wins Excalibur with the Lady."""
+    board = {"life": [1, 4, 4], "excal_pos": 9, "relics": relics}
+    state = table(3, loyalty=["loyal"] * 3, hands=[["lady_of_the_lake"], [F1], [F2]], board=board)
+    play(state, 0, "evil:siege", "draw", "sacrifice", "play:lady_of_the_lake")
+    assert state.excal_done and state.life[0] == 0 and not any("excalibur" in r for r in state.relics)
+    return state
+
+
+def test_excalibur_won_by_a_dying_knight_goes_to_the_knight_who_lets_him_drink() -> None:
+    """B-LIFE: nobody was on the quest; the Grail's holder lets him drink and receives Excalibur. Seed 002 FAQ: "is de
+    speler die hem de Heilige Graal te drinken geeft, de speler die dan het Excalibur-zwaard ontvangt"."""
+    state = _lady_at_zero([[], ["grail"], []])
+    assert asked(state) == [(1, "grail_rescue")]
+    events = play(state, 1, "drink")
+    assert state.relics == [[], ["excalibur"], []] and state.life[0] == 4
+    assert any(e.kind == "relic_won" and e.data == {"seat": 1, "relic": "excalibur"} for e in events)
+    assert asked(state) == [(1, "evil")]
+    check_invariants(state)
+
+
+def test_excalibur_won_by_a_dying_knight_holding_the_grail_is_his_when_he_drinks() -> None:
+    """B-LIFE: seed 002 FAQ, "Indien deze stervende ridder zelf de Heilige Graal heeft, dan is Excalibur voor hem"."""
+    state = _lady_at_zero([["grail"], [], []])
+    assert asked(state) == [(0, "grail_rescue")]
+    play(state, 0, "drink")
+    assert state.relics == [["excalibur"], [], []]
+
+
+def test_excalibur_won_by_a_dying_knight_nobody_saves_leaves_the_game() -> None:
+    """B-LIFE: without the Grail he dies, and a dying knight's Excalibur leaves the game (seed 002: "Indien je
+    Excalibur of Lancelots Pantser bezat, zijn deze nu voor altijd verloren")."""
+    state = _lady_at_zero([[], ["grail"], []])
+    play(state, 1, "decline")
+    assert not state.alive[0] and state.relics == [[], ["grail"], []]
+    check_invariants(state)
