@@ -120,4 +120,3 @@ ACTION_TYPES = ("move", "quest", "special", "heal", "accuse")
 # [choice] Opening gesture and won-card splits: the deciding knight (first player; the knight who completed the
 # quest) proposes who gets each card, every other knight concerned accepts or refuses; a refusal or timeout
 # deals the cards at random, one by one, starting with the proposer.
-# [choice] A Despair on a full Grail quest discards the Grail card farthest from the relic and takes its place.

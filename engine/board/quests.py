@@ -119,10 +119,15 @@ def play_grail_card(s: BoardState, seat: int, ev: Events) -> None:
 
 
 def place_despair(s: BoardState, card: str, ev: Events) -> None:
-    """Despair (or Desolation played as one) on the free spot farthest from the relic."""
+    """Despair (or Desolation played as one) on the free spot farthest from the relic. On a full quest it is not
+    placed: it removes the Grail card farthest from the relic and both are discarded (seed 002 DESPAIR: "wordt de
+    kaart niet op het bord gelegd"; seed 004: "la carta non viene posta sul tabellone")."""
     if s.grail_white + len(s.grail_black) >= cat.GRAIL_SPOTS:
-        s.grail_white -= 1  # [choice] on a full quest it replaces the Grail card farthest from the relic
+        s.grail_white -= 1
         s.white_discard.append("grail")
+        s.black_discard.append(card)
+        ev.append(public("grail_lost", why=card))
+        return
     s.grail_black.append(card)
     ev.append(public("black_placed", quest="grail", card=card))
     if len(s.grail_black) == cat.GRAIL_SPOTS:

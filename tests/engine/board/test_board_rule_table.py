@@ -78,6 +78,8 @@ RULE_TESTS: dict[str, list[str]] = {
                 "test_board_quests.py::test_dragon_won_shares_seven_cards_by_agreement",
                 "test_board_quests.py::test_excalibur_track_moves_with_discards_and_black_cards",
                 "test_board_quests.py::test_grail_cards_fill_from_the_relic_and_cleanse_a_full_quest",
+                "test_board_quests.py::"
+                "test_a_despair_drawn_onto_a_full_grail_quest_is_not_placed_it_removes_the_farthest_grail_card",
                 "test_board_quests.py::test_wars_need_an_ascending_run_from_one",
                 "test_board_quests.py::test_quest_lost_with_nobody_present_still_gives_swords_and_engines",
                 "test_board_quests.py::test_heroism_adds_a_sword_of_the_results_colour",
