@@ -115,8 +115,6 @@ ACTION_TYPES = ("move", "quest", "special", "heal", "accuse")
 
 # [choice] Squire's challenge: the squire knighted after a won quest is the one whose action won it when he is a
 # squire present, else the first squire present in turn order; he gets a random knight not yet in play.
-# [choice] Galahad: his first special white card each turn is free; after it his heroic actions may not be
-# "play a special white card" (so he plays at most one special per turn, never paying an action for it).
 # [choice] Opening gesture and won-card splits: the deciding knight (first player; the knight who completed the
 # quest) proposes who gets each card, every other knight concerned accepts or refuses; a refusal or timeout
 # deals the cards at random, one by one, starting with the proposer.

@@ -117,7 +117,8 @@ def _galahad_free(s: BoardState, seat: int) -> bool:
 
 
 def _free_actions(s: BoardState, seat: int) -> list[Action]:
-    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot,
+    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card (`galahad:<card>…`, optional:
+    B-KNIGHT, seed 002 "mag je jouw speciale kracht gebruiken"), Tristan's move from Camelot,
     and the Traitor's unmasking with Fate (a standing action, applied by `BoardGame.apply`; listed here too because
     it is his own decision)."""
     acts = whites.standing_actions(s, seat)
@@ -126,8 +127,8 @@ def _free_actions(s: BoardState, seat: int) -> list[Action]:
         for other in ops.living(s):
             if other != seat and s.hands[other]:
                 acts += [Action("arthur", (other, c)) for c in mine]
-    if _galahad_free(s, seat):
-        acts += whites.special_actions(s, seat)
+    if _galahad_free(s, seat):  # his power is optional: the same cards stay playable as his heroic action
+        acts += [Action("galahad", a.args) for a in whites.special_actions(s, seat)]
     if _tristan_free(s, seat):
         acts += [a for a in _moves(s, seat) if a.args[0] != cat.CAMELOT]
     return acts
@@ -146,7 +147,7 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
         acts += _moves(s, seat)
     if "quest" not in used:
         acts += quests.quest_actions(s, seat)
-    if "special" not in used and not s.turn["special"] and not s.turn["galahad"] and not _galahad_free(s, seat):
+    if "special" not in used and not s.turn["special"]:
         acts += whites.special_actions(s, seat)
     if "heal" not in used:
         acts += whites.heal_actions(s, seat)
@@ -180,9 +181,9 @@ def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
         ev.append(public("exchange_asked", seat=seat, target=action.args[0]))
         ops.push(s, {"kind": "arthur", "seat": action.args[0], "card": action.args[1]})
         return True
-    if action.kind == "play" and _galahad_free(s, seat):
+    if action.kind == "galahad":
         s.turn["galahad"] = s.turn["special"] = True
-        whites.play_special(s, seat, action, ev)
+        whites.play_special(s, seat, Action("play", action.args), ev)
         return True
     if action.kind == "move" and _tristan_free(s, seat):
         s.turn["tristan"] = True

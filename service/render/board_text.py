@@ -217,6 +217,8 @@ SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play"))
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     """A short button label: a whole-label key for kind+first arguments when one exists (`evil.black`,
     `play.piety.others`), else the kind's label and its arguments."""
+    if action.kind == "galahad":  # Galahad's free special card: the card's own label, marked free
+        return t(lang, "board.action.galahad") + " " + label(Action("play", action.args), view, seat, lang, names)
     looked = view["you"].get(_LOOKED.get(action.kind, "")) or []
     if (
         looked and action.args and isinstance(action.args[0], int) and action.args[0] < len(looked)

@@ -71,6 +71,8 @@ def heroic_score(s: Seen, a: Action) -> float:
         return move_value(s, args[0])
     if kind == "play":
         return special_value(s, args[0], args[1] if len(args) > 1 else None)
+    if kind == "galahad":  # the same card for free: the heroic action stays for something else
+        return special_value(s, args[0], args[1] if len(args) > 1 else None) + W.FREE_POWER
     if kind == "heal":
         return heal_value(s, args[0])
     if kind == "accuse":

@@ -89,6 +89,8 @@ RULE_TESTS: dict[str, list[str]] = {
                   "test_board_quests.py::test_siege_win_is_not_a_quest_win_for_vivien"],
     "B-KNIGHT": ["test_board_knights.py::test_arthur_exchange_is_forced_and_blind",
                  "test_board_knights.py::test_galahad_plays_a_special_card_for_free",
+                 "test_board_knights.py::test_galahads_free_special_card_is_optional_he_may_play_it_as_his_heroic_action",
+                 "test_board_knights.py::test_galahad_may_use_his_free_card_after_his_heroic_action",
                  "test_board_knights.py::test_gawain_draws_three_at_the_round_table",
                  "test_board_knights.py::test_kay_adds_a_card_after_the_reveal_even_out_of_turn",
                  "test_board_knights.py::test_kay_in_his_own_siege_after_the_roll",

@@ -189,3 +189,17 @@ def test_the_armors_two_black_cards_are_a_private_choice_with_readable_labels():
     assert public.lines == ["🛡 Ann trekt met Lancelots Pantser twee zwarte kaarten en houdt er één."]
     for text in (public.board, public.panels[1].text, public.panels[2].text, *public.lines):
         assert "Morgan" not in text and "Wanhoop" not in text
+
+
+def test_galahads_free_special_card_is_labelled_apart_from_the_same_card_as_his_heroic_action():
+    """B-KNIGHT (issue 21, item 6): both ways of playing Piety are offered, and the buttons tell them apart."""
+    game = get_game("board")
+    stack = {"knights": ["galahad", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["piety"], [], []], "board": {"loc": ["grail", "camelot", "camelot"]}}
+    state, _ = game.apply_code(game.new_game({"players": 3, "stack": stack}, 1), 0, "evil:siege")
+    view = game.view(state, 0)
+    assert board_text.label(Action("play", ("piety", "self")), view, 0, "en", {}) == "✨ Piety: +3 life to me"
+    free = board_text.label(Action("galahad", ("piety", "self")), view, 0, "en", {})
+    assert free == "🆓 Free ✨ Piety: +3 life to me"
+    labels = [b.label for row in panel("board", state, 0, game_id=1, seq=1, lang="nl").buttons for b in row]
+    assert "🆓 Gratis ✨ Vroomheid: +3 levens voor mij" in labels
