@@ -13,9 +13,10 @@ deck tops, die rolls and board fields so a test can script any situation.
 Joining and leaving mid-game (B-VAR, B-LEAVE): `join(state)` seats a new player; the action `leave` is accepted
 from any living seat at any time (it is never offered among the legal actions, so bots do not leave).
 
-Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any moment, asked or not
-(`standing_actions`); `apply` takes it from him whatever decision is due, and every decision then goes on without
-him (he is answered for by default, as the dead are).
+Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any moment of his own turn, asked or
+not (`standing_actions`; not in another knight's turn: seed 002 FATE "in zijn beurt"); `apply` takes it from him
+whatever decision is due, and every decision then goes on without him (he is answered for by default, as the dead
+are).
 """
 
 from __future__ import annotations

@@ -66,11 +66,12 @@ FATE_REVEAL = Action("play", ("fate", "reveal"))
 
 
 def standing_actions(s: BoardState, seat: int) -> list[Action]:
-    """Fate lets a Traitor who knows his loyalty unmask himself at any moment, asked or not (B-TRAITOR); a dying
-    knight (at 0 life, awaiting the Grail) can no longer act."""
+    """Fate lets a Traitor who knows his loyalty unmask himself at any moment of his own turn, asked or not, also
+    while others decide (B-TRAITOR, seed 002 FATE: "mag de verrader deze kaart in zijn beurt spelen"; not in another
+    knight's turn); a dying knight (at 0 life, awaiting the Grail) can no longer act."""
     if (
-        s.loyalty[seat] == "traitor" and "fate" in s.hands[seat] and s.loyalty_seen[seat] and not s.revealed[seat]
-        and s.alive[seat] and seat not in s.doomed
+        seat == s.current and s.turns and s.loyalty[seat] == "traitor" and "fate" in s.hands[seat]
+        and s.loyalty_seen[seat] and not s.revealed[seat] and s.alive[seat] and seat not in s.doomed
     ):
         return [FATE_REVEAL]
     return []
