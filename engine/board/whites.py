@@ -146,9 +146,11 @@ def _merlin(s: BoardState, target: str, ev: Events) -> None:
 
 
 def heal(s: BoardState, seat: int, card: str, ev: Events) -> None:
+    """Three identical cards discarded face down (seed 002 FAQ: "met afbeelding naar beneden"): the table learns that
+    he healed, not with which cards."""
     for _ in range(3):
-        ops.discard_card(s, seat, card, known.EVERYONE)
-    ev.append(public("healed", seat=seat, card=card))
+        ops.discard_card(s, seat, card, ())
+    ev.append(public("healed", seat=seat))
     ops.change_life(s, seat, 1, ev, "heal")
 
 

@@ -203,3 +203,16 @@ def test_galahads_free_special_card_is_labelled_apart_from_the_same_card_as_his_
     assert free == "🆓 Free ✨ Piety: +3 life to me"
     labels = [b.label for row in panel("board", state, 0, game_id=1, seq=1, lang="nl").buttons for b in row]
     assert "🆓 Gratis ✨ Vroomheid: +3 levens voor mij" in labels
+
+
+def test_a_heal_is_told_to_the_group_without_its_cards():
+    """B-TURN heal (issue 21, item 8): the group learns that he healed, never which three cards (face down)."""
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["grail", "grail", "grail", "merlin"], [], []], "board": {"life": [2, 4, 4]}}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    state, events = game.apply_code(state, 0, "evil:siege")
+    state, events = game.apply_code(state, 0, "heal:grail")
+    names = {0: "Ann", 1: "Bea", 2: "Cy"}
+    shown = present("board", state, events, game_id=1, seq=3, group_lang="it", seat_langs={}, seat_names=names)
+    assert shown.lines == ["✚ Ann si cura: +1 Vita, tre carte identiche scartate coperte."]
