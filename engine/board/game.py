@@ -1,9 +1,9 @@
 """Shadows over Camelot, the board game: `engine.get_game("board")`.
 
-The rules live in small modules (`turns`, `blacks`, `quests`, `whites`, `setup`), one per family of the digest
-`shared/rules/board-game.md`; this class is the protocol around them. Pending decisions are frames on a stack
-(`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything, then mutates the
-state in place and runs automatic steps until the next decision.
+The rules live in small modules (`turns`, `ending`, `blacks`, `quests`, `splits`, `whites`, `setup`), one per family
+of the digest `shared/rules/board-game.md`; this class is the protocol around them. Pending decisions are frames on a
+stack (`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything, then mutates
+the state in place and runs automatic steps until the next decision.
 
 Config: `players` (3-7); optional `knights` (ids per seat), `first`; variants as top-level keys or under
 `variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule`, `squires` (+ `squire_life`,
@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.board import blacks, known, ops, quests, turns, whites  # noqa: F401  (registers the frame kinds)
+from engine.board import blacks, ending, known, ops, quests, splits, turns, whites  # noqa: F401  (registers frames)
 from engine.board import catalogue as cat
 from engine.board.frames import DECISIONS
 from engine.board.setup import setup
@@ -91,7 +91,7 @@ class BoardGame(Game):
                 raise IllegalAction("B-LEAVE", "this knight has already left the game")
             ev.append(public("left", seat=seat))
             state.cache = None
-            turns.kill(state, seat, ev)
+            ending.kill(state, seat, ev)
             turns.advance(state, ev)
             return state, ev
         frame = state.frames[-1]

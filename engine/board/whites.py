@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests
+from engine.board import known, ops, quests, splits
 from engine.board.frames import Events, Frame, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open
@@ -186,7 +186,7 @@ def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
 def _convocation_draw(s: BoardState, ev: Events) -> None:
     here = ops.present(s, cat.CAMELOT)
     proposer = s.current if s.current in here else (here[0] if here else None)
-    quests.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
+    splits.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
 
 
 @decision("convocation", rule="B-TURN")
