@@ -303,7 +303,9 @@ def end_quest(s: BoardState, quest: str, won: bool, by: int | None, ev: Events) 
             s.white_discard.extend(cards)
     elif outcome.get("share"):
         proposer = by if by in worthy else (worthy[0] if worthy else None)
-        splits.start_split(s, ops.draw_white(s, outcome["share"]), worthy, proposer, quest, ev)
+        absent = by is not None and by not in here and s.alive[by] and not s.revealed[by] and by not in s.doomed
+        chooser = by if absent else None  # (the Lady of the Lake's knight won it from afar)
+        splits.start_split(s, ops.draw_white(s, outcome["share"]), worthy, proposer, quest, ev, chooser)
 
 
 def _knight_a_squire(s: BoardState, worthy: list[int], by: int | None, ev: Events) -> None:

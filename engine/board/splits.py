@@ -1,6 +1,7 @@
 """Face-up white cards split among knights by agreement (digest §2, §6): a quest's shared rewards, Convocation's
 cards, and the opening gesture that puts them on the table. One knight proposes who gets each card, the others
-accept or refuse; a refusal deals them at random, one by one."""
+accept or refuse; a refusal deals them at random, one by one (from a knight the Lady of the Lake's player names, when
+she won the quest for others)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,12 @@ from engine.core.events import public
 # --- splitting face-up cards ---------------------------------------------------------------------
 
 
-def start_split(s: BoardState, cards: list[str], seats: list[int], proposer: int | None, why: str, ev: Events) -> None:
-    """Cards face up to split by agreement; one knight takes them privately; nobody: they are discarded."""
+def start_split(
+    s: BoardState, cards: list[str], seats: list[int], proposer: int | None, why: str, ev: Events,
+    chooser: int | None = None,
+) -> None:
+    """Cards face up to split by agreement; one knight takes them privately; nobody: they are discarded. `chooser`
+    (the Lady of the Lake's knight, not among them) names who is dealt first if they do not agree."""
     if not cards:
         return
     if not seats or proposer is None:
@@ -27,7 +32,10 @@ def start_split(s: BoardState, cards: list[str], seats: list[int], proposer: int
     start = seats.index(proposer) if proposer in seats else 0  # (the current player may have left the board)
     seats = seats[start:] + seats[:start]
     ev.append(public("table", cards=list(cards), seats=seats, why=why))
-    ops.push(s, {"kind": "split", "cards": cards, "seats": seats, "assign": [], "waiting": [], "why": why})
+    frame = {"kind": "split", "cards": cards, "seats": seats, "assign": [], "waiting": [], "why": why}
+    if chooser is not None:
+        frame["chooser"] = chooser
+    ops.push(s, frame)
 
 
 def _sharers(s: BoardState, frame: Frame) -> list[int]:
@@ -71,10 +79,11 @@ class _Split:
             frame["refused"] = True
         if frame["waiting"]:
             return
-        if frame.get("refused"):
-            seats = _sharers(s, frame)
-            s.rng.shuffle(frame["cards"])
-            _deal_split(s, frame, [seats[k % len(seats)] for k in range(len(frame["cards"]))], ev)
+        chooser = frame.get("chooser")
+        if frame.get("refused") and chooser is not None and s.alive[chooser] and not s.revealed[chooser]:
+            ops.push(s, {"kind": "deal_first", "seat": chooser})
+        elif frame.get("refused"):
+            _random_deal(s, frame, _sharers(s, frame)[0], ev)
         else:
             _deal_split(s, frame, frame["assign"], ev)
 
@@ -84,6 +93,34 @@ class _Split:
             seats = _sharers(s, frame)
             return Action("give", (seats[len(frame["assign"]) % len(seats)],))
         return Action("refuse")
+
+
+@decision("deal_first", rule="B-QUEST", turn=True)
+class _DealFirst:
+    """After a Lady of the Lake win without agreement, her knight names who is dealt first (seed 002 FAQ: "te
+    beginnen met de ridder die gekozen wordt door de ridder van de Lady of the Lake")."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [frame["seat"]]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return [Action("first", (i,)) for i in _sharers(s, s.frames[-2])]
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        s.frames.pop()
+        ev.append(public("deal_first", seat=seat, first=action.args[0]))
+        _random_deal(s, s.frames[-1], action.args[0], ev)
+
+
+def _random_deal(s: BoardState, frame: Frame, first: int, ev: Events) -> None:
+    """No agreement: the cards are shuffled and dealt one by one, from `first` on in turn order."""
+    seats = _sharers(s, frame)
+    seats = seats[seats.index(first):] + seats[: seats.index(first)]
+    s.rng.shuffle(frame["cards"])
+    _deal_split(s, frame, [seats[k % len(seats)] for k in range(len(frame["cards"]))], ev)
 
 
 def _deal_split(s: BoardState, frame: Frame, assign: list[int], ev: Events) -> None:

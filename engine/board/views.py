@@ -98,9 +98,8 @@ def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
     for q, d in quests.items():
         d["open"] = quest_open(s, q)
         d["knights"] = _present(s, q)
-    table = top.get("cards", []) if top and top["kind"] in ("split", "gesture") else []
-    if top and top["kind"] == "gesture":
-        table = []  # the gesture's cards are shown once everybody has chosen
+    split = s.frames[-2] if top and top["kind"] == "deal_first" else top  # (cards still on the table meanwhile)
+    table = split.get("cards", []) if split and split["kind"] == "split" else []  # (a gesture's: once all chose)
     return {
         "game": "board",
         "phase": "over" if s.result else (top["kind"] if top else "over"),

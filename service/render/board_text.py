@@ -211,7 +211,7 @@ def _args(lang: str, action: Action, skip: int, view: dict[str, Any], names: dic
 
 
 CARD_KINDS = frozenset(("give", "discard", "excal", "heal", "arthur", "play"))
-SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play"))
+SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play", "first"))
 
 
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:

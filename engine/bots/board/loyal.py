@@ -199,6 +199,11 @@ def _bury(s: Seen, a: Action) -> float:
     return black_harm(s, s.view["you"]["bury"][a.args[0]])
 
 
+def _deal_first(s: Seen, a: Action) -> float:
+    """The Lady of the Lake's knight names who is dealt first: the knight with the fewest cards."""
+    return -s.view["seats"][a.args[0]]["hand"]
+
+
 def _armor(s: Seen, a: Action) -> float:
     """Lancelot's Armor: keep the milder of the two black cards (the other goes under the deck)."""
     return -black_harm(s, s.view["you"]["armor"][a.args[0]])
@@ -208,5 +213,5 @@ RESPONSES = {
     "window": _window, "face": _face, "war_choice": _war_choice, "volunteer": _volunteer, "discard": _discard,
     "split": _split, "gesture": _gesture, "arthur": _arthur_give, "messenger": _messenger,
     "convocation": _convocation, "grail_rescue": _grail_rescue, "kay": _kay, "siege": _siege,
-    "clairvoyance": _clairvoyance, "percival": _bury, "armor": _armor,
+    "clairvoyance": _clairvoyance, "percival": _bury, "armor": _armor, "deal_first": _deal_first,
 }

@@ -216,3 +216,17 @@ def test_a_heal_is_told_to_the_group_without_its_cards():
     names = {0: "Ann", 1: "Bea", 2: "Cy"}
     shown = present("board", state, events, game_id=1, seq=3, group_lang="it", seat_langs={}, seat_names=names)
     assert shown.lines == ["✚ Ann si cura: +1 Vita, tre carte identiche scartate coperte."]
+
+
+def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knights_names():
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["lady_of_the_lake"], [], []], "board": {"excal_pos": 9, "loc": ["camelot", "excalibur",
+                                                                                          "excalibur"]}}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    moves = [(0, "evil:siege"), (0, "play:lady_of_the_lake"), *[(1, "give:1")] * 7, (2, "refuse")]
+    for seat, code in moves:
+        state, _ = game.apply_code(state, seat, code)
+    mine = panel("board", state, 0, game_id=1, seq=len(moves), lang="en", seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
+    assert [b.label for row in mine.buttons for b in row] == ["🎲 First card to: Bea", "🎲 First card to: Cy"]
+    assert "Who is dealt the first card?" in mine.text
