@@ -94,6 +94,10 @@ SWORDS_TO_END = 12
 BLACK_SWORDS_LOSE = 7
 MAX_ENGINES = 12
 ACCUSE_THRESHOLD = 6  # siege engines, or swords of any colour
+# [choice] Three brave knights: each knight may look at his loyalty once 6 swords are out (seed 000, Czech:
+# "šest mečů") or once 6 swords or 6 siege engines are (seed 002, Dutch FAQ: "een 6° zwaard of 6°
+# belegeringsmachine"); the config key `three_player_trigger` picks "swords_or_engines" (default) or "swords".
+THREE_PLAYER_TRIGGERS = ("swords_or_engines", "swords")
 ROUND_TABLE_DRAW = 2
 GAWAIN_DRAW = 3
 ROUND_TABLE_HAND_LIMIT = 12  # may draw only with fewer cards than this

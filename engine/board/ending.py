@@ -142,7 +142,11 @@ def check_end(s: BoardState, ev: Events) -> bool:
 
 
 def three_player_rule(s: BoardState, ev: Events) -> None:
-    if ops.accusations_open(s):
+    """Three brave knights (B-VAR): each knight sees his loyalty card once 6 swords (or, by default, 6 siege
+    engines) are out; `three_player_trigger` is a [choice] between the seeds (see the catalogue)."""
+    swords = s.swords_white + s.swords_black >= cat.ACCUSE_THRESHOLD
+    engines = s.engines >= cat.ACCUSE_THRESHOLD and s.config.get("three_player_trigger") != "swords"
+    if swords or engines:  # (a state cached before the key existed has the default)
         for i in range(s.n):
             if not s.loyalty_seen[i]:
                 s.loyalty_seen[i] = True

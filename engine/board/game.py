@@ -6,9 +6,10 @@ stack (`frames.py`); `apply` validates an answer against the legal actions BEFOR
 the state in place and runs automatic steps until the next decision.
 
 Config: `players` (3-7); optional `knights` (ids per seat), `first`; variants as top-level keys or under
-`variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule`, `squires` (+ `squire_life`,
-`squire_cards`), `war_any_order`. Test only: `stack` (see `engine.board.setup`) fixes knights, loyalty, hands,
-deck tops, die rolls and board fields so a test can script any situation.
+`variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule` (+ `three_player_trigger`:
+"swords_or_engines" | "swords"), `squires` (+ `squire_life`, `squire_cards`), `war_any_order`. Test only: `stack`
+(see `engine.board.setup`) fixes knights, loyalty, hands, deck tops, die rolls and board fields so a test can script
+any situation.
 
 Joining and leaving mid-game (B-VAR, B-LEAVE): `join(state)` seats a new player; the action `leave` is accepted
 from any living seat at any time (it is never offered among the legal actions, so bots do not leave).

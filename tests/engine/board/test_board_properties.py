@@ -20,7 +20,8 @@ from engine.core import IllegalAction
 from engine.core.simulate import play_game
 
 VARIANTS = ({}, {"traitor": "none"}, {"traitor": "among_us"}, {"three_player_rule": True}, {"squires": True},
-            {"war_any_order": True}, {"squires": True, "squire_life": 3, "squire_cards": 3})
+            {"war_any_order": True}, {"squires": True, "squire_life": 3, "squire_cards": 3},
+            {"three_player_rule": True, "three_player_trigger": "swords"})
 CONFIGS = [{"players": n, **v} for n in range(3, 8) for v in VARIANTS]
 GAMES = 2000
 STEP_CHECK_EVERY = 25  # every 25th game is checked after every single action, the others at their end

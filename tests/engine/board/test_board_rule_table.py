@@ -144,6 +144,7 @@ RULE_TESTS: dict[str, list[str]] = {
     "B-VAR": ["test_board_traitor.py::test_no_traitor_variant_shows_loyalty_to_all",
               "test_board_traitor.py::test_traitor_among_us_always_has_n_loyal_and_one_traitor_card",
               "test_board_traitor.py::test_three_player_rule_hides_own_loyalty_until_six_swords_or_engines",
+              "test_board_traitor.py::test_three_player_rule_czech_reading_waits_for_six_swords_only",
               "test_board_traitor.py::test_squires_have_no_power_and_the_winner_is_knighted",
               "test_board_traitor.py::test_harder_squires_start_with_less",
               "test_board_traitor.py::test_joining_mid_game_takes_a_free_knight_left_of_arthur",

@@ -120,6 +120,24 @@ def test_three_player_rule_hides_own_loyalty_until_six_swords_or_engines() -> No
     assert "play:fate.reveal" in codes(state, 0)
 
 
+def test_three_player_rule_czech_reading_waits_for_six_swords_only() -> None:
+    """B-VAR [choice] (issue 21, also from the rulebooks): seed 000, "smí se podívat až ve chvíli, kdy je u Kulatého
+    stolu položeno nejméně šest mečů" (six swords); seed 002 FAQ, "een 6° zwaard of 6° belegeringsmachine" (the
+    default). With `three_player_trigger: "swords"` six siege engines are not enough."""
+    stack = {"three_player_rule": True, "three_player_trigger": "swords", "loyalty": ["traitor", "loyal", "loyal"]}
+    state = table(3, board={"engines": 5, "swords_white": 3, "swords_black": 2}, **stack)
+    play(state, 0, "evil:siege")
+    assert state.engines == 6 and GAME.view(state, 0)["you"]["loyalty"] is None
+    play(state, 0, "draw", "end")
+    state = table(3, board={"swords_white": 3, "swords_black": 2, "war_black": {"picts": ["picts"] * 3, "saxons": []}},
+                  black=["picts"], **stack)
+    play(state, 0, "evil:black")  # the lost war lays the 6th sword
+    assert [GAME.view(state, i)["you"]["loyalty"] for i in range(3)] == ["traitor", "loyal", "loyal"]
+    with pytest.raises(IllegalAction) as err:
+        GAME.new_game({"players": 3, "three_player_rule": True, "three_player_trigger": "engines"}, 1)
+    assert err.value.rule == "B-VAR"
+
+
 def test_squires_have_no_power_and_the_winner_is_knighted() -> None:
     board = {"loc": ["picts", "camelot", "camelot"], "war_white": {"picts": [F1, F2, F3, "fight_4"], "saxons": []}}
     state = table(3, squires=True, hands=[["fight_5"], [], []], board=board)

@@ -33,6 +33,8 @@ BOARD = [
     Spec("board", "seven_standard", "7 players, standard Traitor, heuristic bots", {"players": 7}, 5),
     Spec("board", "three_brave_knights", "3 players with the three-player loyalty rule",
          {"players": 3, "variant": {"three_player_rule": True}}, 6),
+    Spec("board", "three_brave_knights_swords", "3 players, the three-player rule read as in seed 000 (6 swords only)",
+         {"players": 3, "variant": {"three_player_rule": True, "three_player_trigger": "swords"}}, 22),
     Spec("board", "four_squires_mixed", "4 squires, mixed bots",
          {"players": 4, "variant": {"squires": True}}, 7, "mixed"),
     Spec("board", "five_wars_any_order_random", "5 players, wars in any order, random bots",
