@@ -128,6 +128,7 @@ RULE_TESTS: dict[str, list[str]] = {
                       "by_arthur_while_he_waits_for_a_card_cancels_the_exchange",
                       "withdraws_his_morgan_volunteering_and_ends_his_own_pending_discard",
                       "in_his_own_excalibur_window_takes_excalibur_out_of_the_game",
+                      "during_his_own_convocation_lets_the_others_answer_it",
                       "is_refused_during_the_opening_gesture_nobodys_turn")),
                   "test_board_properties.py::test_a_traitor_unmasking_at_any_moment_of_his_turn_breaks_nothing",
                   "test_board_traitor.py::test_alive_hidden_traitor_flips_two_white_swords_at_the_end"],

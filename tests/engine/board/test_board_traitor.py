@@ -351,6 +351,21 @@ def test_fate_unmasking_in_his_own_excalibur_window_takes_excalibur_out_of_the_g
     check_invariants(state)
 
 
+def test_fate_unmasking_during_his_own_convocation_lets_the_others_answer_it() -> None:
+    board = {"loc": ["camelot", "grail", "picts"]}
+    hands = [["convocation", "fate"], [F1, F2], [F3]]
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=hands, board=board, white=["grail", F4, F5])
+    play(state, 0, "evil:siege", "play:convocation")
+    assert asked(state) == [(1, "convocation"), (2, "convocation")]
+    _unmask(state, 0)
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    play(state, 2, "discard:fight_3")
+    play(state, 1, "return")
+    play(state, 2, "stay")
+    assert state.loc[1] == "camelot" and state.hands[1] == ["grail"] and asked(state) == [(1, "evil")]
+    check_invariants(state)
+
+
 def test_fate_unmasking_is_refused_during_the_opening_gesture_nobodys_turn() -> None:
     hands = [[F1, F2, F3, F4], ["fate", F5], [F1, F2, F3, F4]]
     state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=hands, skip_gesture=False, first=1)
