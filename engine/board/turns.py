@@ -13,7 +13,7 @@ from engine.core.events import private, public
 
 # A knight's own decisions that a Traitor unmasking himself mid-way cannot go on with (his Evil step and a war
 # choice he still makes, as on his revealed turns; the heroic steps are skipped).
-_KNIGHTS_ONLY = frozenset(("face", "siege", "messenger", "clairvoyance", "percival"))
+_KNIGHTS_ONLY = frozenset(("face", "siege", "messenger", "clairvoyance", "percival", "deal_first"))
 _END = Action("end")
 _SACRIFICE = Action("sacrifice")
 

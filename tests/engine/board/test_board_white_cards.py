@@ -138,3 +138,15 @@ def test_a_refused_split_without_the_lady_is_dealt_from_the_proposer_at_once() -
     play(state, 0, "evil:siege", "fight:5", *["give:1"] * 4)
     play(state, 1, "refuse")
     assert [len(h) for h in state.hands] == [2, 2, 0] and asked(state) == [(0, "post")]
+
+
+def test_the_ladys_knight_unmasking_as_the_traitor_before_naming_the_first_leaves_the_deal_to_chance() -> None:
+    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["lady_of_the_lake", "fate"], [], []], board=board)
+    play(state, 0, "evil:siege", "play:lady_of_the_lake")
+    play(state, 1, *["give:1"] * 7)
+    play(state, 2, "refuse")
+    assert asked(state) == [(0, "deal_first")]
+    play(state, 0, "play:fate.reveal")
+    assert state.revealed[0] and [len(h) for h in state.hands] == [0, 4, 3]  # dealt from the first knight there
+    check_invariants(state)
