@@ -53,10 +53,12 @@ def outbox_drained() -> bool:
 
 
 def open_table(
-    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False
+    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False,
+    config: dict[str, Any] | None = None,
 ) -> tuple[Any, int, int]:
     """/newgame in a new group (`basic`: a basic group, which may be upgraded), everyone joins through the deep
-    link (the lobby message is edited in place as they do), the seed is fixed, the creator starts."""
+    link (the lobby message is edited in place as they do), the seed (and `config`, if given) is fixed, the creator
+    starts."""
     group = api.add_group("Round Table", users, bot_rights=bot_rights, basic=basic)
     first = len(api.records())
     api.say(users[0], group.id, f"/newgame {kind} {len(users)}")
@@ -83,7 +85,10 @@ def open_table(
             30,
             "everyone seated",
         )
-        s.get(GameRow, game_id).seed = seed  # the deal is random in play; fixed here so the run is repeatable
+        row = s.get(GameRow, game_id)
+        row.seed = seed  # the deal is random in play; fixed here so the run is repeatable
+        if config:  # (a scripted situation: the engine's test-only `stack`)
+            row.config = {**row.config, **config}
     api.wait(lambda: all(u.first_name in (lobby.text or "") for u in users), 30, "every name in the lobby message")
     lobby_phase = [r for r in api.records()[first:] if r.chat_id == group.id]
     assert [r.action for r in lobby_phase if r.action == "send"] == ["send"]  # one lobby message, edited in place
@@ -127,6 +132,29 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
     assert answers[1] and answers[2], answers  # the wrong seq and the garbage are refused by the precheck
 
 
+def draw_with_the_armor(api: FakeBotApi, table: Table, game_id: int) -> None:
+    """Seat 0 holds Lancelot's Armor (B-KNIGHT): he draws a black card; the two cards he draws come to him alone as a
+    private choice, each named on its button; nobody else is shown that prompt."""
+    with session_scope() as s:
+        holder_id = int(game_rows.seat_users(s, game_id)[0].platform_id)
+    holder = next(p for p in table.players if p.user.id == holder_id)
+    message_id, _, data = api.wait(lambda: table.panel(holder), 30, "the Armor holder's Evil phase")
+    black = next(d for d in data if (c := unpack(d)) is not None and getattr(c, "code", None) == "evil:black")
+    api.tap(holder.user, holder.user.id, message_id, black)
+    lang = holder.user.language_code or "en"
+    prompt = t(lang, "board.prompt.armor")
+
+    def armor_panel() -> Any:
+        return next((m for m in api.messages(holder.user.id) if prompt in (m.text or "") and m.reply_markup), None)
+
+    panel = api.wait(armor_panel, 30, "the Armor's two-card choice")
+    labels = [b["text"] for row in panel.reply_markup["inline_keyboard"] for b in row]
+    assert len(labels) == 2 and all(label.startswith(t(lang, "board.action.armor") + ": ") for label in labels), labels
+    for other in table.players:
+        if other is not holder:
+            assert not any(prompt in (m.text or "") for m in api.messages(other.user.id))
+
+
 def play(
     api: FakeBotApi,
     stack: Stack,
@@ -136,11 +164,15 @@ def play(
     watch_silence: bool = False,
     bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
     crash_gateway_at: int | None = None,
+    config: dict[str, Any] | None = None,
+    opening: Any = None,
 ) -> dict[str, Any]:
     users = [api.add_user(name, language_code=lang) for name, lang in names]
-    group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights)
+    group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights, config=config)
     first_record = len(api.records())
     table = Table(api, users, seed)
+    if opening is not None:  # scripted first moves, before the players tap at random
+        opening(api, table, game_id)
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
     settle(api, game_id)
     forge_taps(api, table, game_id)
@@ -229,8 +261,11 @@ def play(
 
 
 def test_five_player_board_game_over_telegram(stack: Stack, fake_api: FakeBotApi) -> None:
+    """A whole game in which the first seat holds Lancelot's Armor from the start and draws a black card first."""
     names = [("Arthur", "en"), ("Gawain", "en"), ("Percival", "it"), ("Tristan", "en"), ("Galahad", "en")]
-    stats = play(fake_api, stack, "board", names, BOARD_SEED)
+    armor = {"stack": {"first": 0, "skip_gesture": True, "board": {"relics": [["armor"], [], [], [], []]},
+                       "black": ["despair", "picts"]}}  # two standard cards: his heroic step follows, no window
+    stats = play(fake_api, stack, "board", names, BOARD_SEED, config=armor, opening=draw_with_the_armor)
     stats.pop("group_texts")
     print("group messages of the board game:", stats.pop("group_sends_first_lines"))
     print("board game over Telegram:", stats)

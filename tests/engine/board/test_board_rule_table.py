@@ -89,6 +89,8 @@ RULE_TESTS: dict[str, list[str]] = {
                 "test_board_white_cards.py::"
                 "test_after_a_lady_of_the_lake_win_without_agreement_her_player_chooses_who_is_dealt_first",
                 "test_board_white_cards.py::test_a_refused_split_without_the_lady_is_dealt_from_the_proposer_at_once",
+                "test_board_white_cards.py::"
+                "test_the_ladys_knight_unmasking_as_the_traitor_before_naming_the_first_leaves_the_deal_to_chance",
                 "test_board_examples.py::test_lancelot_fight_fourteen_against_eleven_with_four_face_down_cards"],
     "B-CAMELOT": ["test_board_quests.py::test_round_table_draws_two_only_below_twelve_cards",
                   "test_board_quests.py::test_siege_fight_beats_the_die_to_remove_an_engine",
