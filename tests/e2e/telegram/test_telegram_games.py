@@ -132,29 +132,6 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int) -> None:
     assert answers[1] and answers[2], answers  # the wrong seq and the garbage are refused by the precheck
 
 
-def draw_with_the_armor(api: FakeBotApi, table: Table, game_id: int) -> None:
-    """Seat 0 holds Lancelot's Armor (B-KNIGHT): he draws a black card; the two cards he draws come to him alone as a
-    private choice, each named on its button; nobody else is shown that prompt."""
-    with session_scope() as s:
-        holder_id = int(game_rows.seat_users(s, game_id)[0].platform_id)
-    holder = next(p for p in table.players if p.user.id == holder_id)
-    message_id, _, data = api.wait(lambda: table.panel(holder), 30, "the Armor holder's Evil phase")
-    black = next(d for d in data if (c := unpack(d)) is not None and getattr(c, "code", None) == "evil:black")
-    api.tap(holder.user, holder.user.id, message_id, black)
-    lang = holder.user.language_code or "en"
-    prompt = t(lang, "board.prompt.armor")
-
-    def armor_panel() -> Any:
-        return next((m for m in api.messages(holder.user.id) if prompt in (m.text or "") and m.reply_markup), None)
-
-    panel = api.wait(armor_panel, 30, "the Armor's two-card choice")
-    labels = [b["text"] for row in panel.reply_markup["inline_keyboard"] for b in row]
-    assert len(labels) == 2 and all(label.startswith(t(lang, "board.action.armor") + ": ") for label in labels), labels
-    for other in table.players:
-        if other is not holder:
-            assert not any(prompt in (m.text or "") for m in api.messages(other.user.id))
-
-
 def play(
     api: FakeBotApi,
     stack: Stack,
@@ -164,15 +141,11 @@ def play(
     watch_silence: bool = False,
     bot_rights: dict[str, bool] | None = DEFAULT_BOT_RIGHTS,
     crash_gateway_at: int | None = None,
-    config: dict[str, Any] | None = None,
-    opening: Any = None,
 ) -> dict[str, Any]:
     users = [api.add_user(name, language_code=lang) for name, lang in names]
-    group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights, config=config)
+    group, game_id, lobby_id = open_table(api, kind, users, seed, bot_rights)
     first_record = len(api.records())
     table = Table(api, users, seed)
-    if opening is not None:  # scripted first moves, before the players tap at random
-        opening(api, table, game_id)
     table.play_until(lambda: game_row(game_id)[1] >= 2, timeout=60)
     settle(api, game_id)
     forge_taps(api, table, game_id)
@@ -261,11 +234,8 @@ def play(
 
 
 def test_five_player_board_game_over_telegram(stack: Stack, fake_api: FakeBotApi) -> None:
-    """A whole game in which the first seat holds Lancelot's Armor from the start and draws a black card first."""
     names = [("Arthur", "en"), ("Gawain", "en"), ("Percival", "it"), ("Tristan", "en"), ("Galahad", "en")]
-    armor = {"stack": {"first": 0, "skip_gesture": True, "board": {"relics": [["armor"], [], [], [], []]},
-                       "black": ["despair", "picts"]}}  # two standard cards: his heroic step follows, no window
-    stats = play(fake_api, stack, "board", names, BOARD_SEED, config=armor, opening=draw_with_the_armor)
+    stats = play(fake_api, stack, "board", names, BOARD_SEED)
     stats.pop("group_texts")
     print("group messages of the board game:", stats.pop("group_sends_first_lines"))
     print("board game over Telegram:", stats)
