@@ -111,7 +111,7 @@ class _DealFirst:
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         s.frames.pop()
-        ev.append(public("deal_first", seat=seat, first=action.args[0]))
+        ev.append(public("deal_first", seat=seat, target=action.args[0]))
         _random_deal(s, s.frames[-1], action.args[0], ev)
 
 

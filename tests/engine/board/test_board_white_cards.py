@@ -127,7 +127,7 @@ def test_after_a_lady_of_the_lake_win_without_agreement_her_player_chooses_who_i
     assert len(GAME.view(state, None)["table"]) == 7  # the cards stay on the table while she chooses
     events = play(state, 0, "first:2")
     assert [len(h) for h in state.hands] == [0, 3, 4]  # dealt one by one from the knight she chose
-    assert any(e.kind == "deal_first" and e.data == {"seat": 0, "first": 2} for e in events)
+    assert any(e.kind == "deal_first" and e.data == {"seat": 0, "target": 2} for e in events)
     assert asked(state) == [(0, "post")]
     check_invariants(state)
 

@@ -230,3 +230,7 @@ def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knigh
     mine = panel("board", state, 0, game_id=1, seq=len(moves), lang="en", seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
     assert [b.label for row in mine.buttons for b in row] == ["🎲 First card to: Bea", "🎲 First card to: Cy"]
     assert "Who is dealt the first card?" in mine.text
+    state, events = game.apply_code(state, 0, "first:2")
+    told = present("board", state, events, game_id=1, seq=len(moves) + 1, group_lang="en", seat_langs={},
+                   seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
+    assert told.lines == ["🎲 No agreement: Ann has the cards dealt at random from Cy."]
