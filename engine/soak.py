@@ -41,7 +41,8 @@ def config_for(game: str, seed: int) -> dict:
     config = {"players": players, **rng.choice(VARIANTS[game])}
     if game == "board" and players == 3 and rng.random() < 0.5:
         config.setdefault("variant", {})
-        config["variant"] = {**config["variant"], "three_player_rule": True}
+        trigger = rng.choice(("swords_or_engines", "swords"))
+        config["variant"] = {**config["variant"], "three_player_rule": True, "three_player_trigger": trigger}
     return config
 
 

@@ -18,18 +18,33 @@ def start_draw(s: BoardState, no_merlin: bool = False) -> None:
     ops.push(s, {"kind": "draw_black", "no_merlin": no_merlin})
 
 
+def start_evil_draw(s: BoardState, seat: int) -> None:
+    """The Evil phase's black card: the holder of Lancelot's Armor draws two and keeps one (B-KNIGHT), unless
+    Percival already used the Armor for his look this turn (he then draws the card he left on top)."""
+    if "armor" in s.relics[seat] and not s.turn.get("percival"):
+        ops.push(s, {"kind": "armor_draw"})
+    else:
+        start_draw(s)
+
+
 @auto("draw_black")
 def _draw_black(s: BoardState, frame: Frame, ev: Events) -> None:
     card = ops.draw_black(s)
     if card is None:  # both black piles empty: Evil advances on Camelot instead
         ops.add_engines(s, 1, ev, "no_black_card")
         return
+    _drawn(s, card, frame["no_merlin"], ev)
+
+
+def _drawn(s: BoardState, card: str, no_merlin: bool, ev: Events) -> None:
+    """A black card is drawn: told (a Black Knight or Lancelot card only to its drawer), then the cancel window
+    if anybody could cancel it, then its effect."""
     if hidden_draw(s, card):  # it may still go face down: only the drawer sees its value for now
         ev.append(public("black_drawn", seat=s.current, card="hidden"))
         ev.append(private("black_drawn", s.current, seat=s.current, card=card))
     else:
         ev.append(public("black_drawn", seat=s.current, card=card))
-    merlin_ok = card in cat.SPECIAL_BLACK and not frame["no_merlin"] and not s.vivien
+    merlin_ok = card in cat.SPECIAL_BLACK and not no_merlin and not s.vivien
     if merlin_ok or ops.relic_holder(s, "excalibur") is not None:
         ops.push(
             s,
@@ -38,6 +53,45 @@ def _draw_black(s: BoardState, frame: Frame, ev: Events) -> None:
         )
     else:
         ops.push(s, {"kind": "resolve_black", "card": card})
+
+
+@auto("armor_draw")
+def _armor_draw(s: BoardState, frame: Frame, ev: Events) -> None:
+    first = ops.draw_black(s)
+    second = ops.draw_black(s) if first is not None else None
+    if second is None:  # fewer than two black cards left in both piles: a plain draw
+        if first is None:
+            ops.add_engines(s, 1, ev, "no_black_card")
+        else:
+            _drawn(s, first, False, ev)
+        return
+    cards = [first, second]
+    ev.append(public("armor_draw", seat=s.current, count=2))
+    ev.append(private("black_seen", s.current, cards=list(cards), why="armor"))
+    ops.push(s, {"kind": "armor", "cards": cards})
+
+
+@decision("armor", rule="B-KNIGHT", turn=True)
+class _Armor:
+    """The Armor's holder keeps one of the two black cards he drew (it is resolved as drawn); the other goes
+    under the black deck, unseen by the others."""
+
+    @staticmethod
+    def who(s: BoardState, frame: Frame) -> list[int]:
+        return [s.current]
+
+    @staticmethod
+    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
+        return [Action("armor", (i,)) for i in range(len(frame["cards"]))]
+
+    @staticmethod
+    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
+        s.frames.pop()
+        cards = frame["cards"]
+        kept = cards.pop(action.args[0])
+        s.black_deck[:0] = cards
+        ev.append(public("armor_kept", seat=seat))
+        _drawn(s, kept, False, ev)
 
 
 def hidden_draw(s: BoardState, card: str) -> bool:

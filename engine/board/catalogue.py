@@ -94,6 +94,10 @@ SWORDS_TO_END = 12
 BLACK_SWORDS_LOSE = 7
 MAX_ENGINES = 12
 ACCUSE_THRESHOLD = 6  # siege engines, or swords of any colour
+# [choice] Three brave knights: each knight may look at his loyalty once 6 swords are out (seed 000, Czech:
+# "šest mečů") or once 6 swords or 6 siege engines are (seed 002, Dutch FAQ: "een 6° zwaard of 6°
+# belegeringsmachine"); the config key `three_player_trigger` picks "swords_or_engines" (default) or "swords".
+THREE_PLAYER_TRIGGERS = ("swords_or_engines", "swords")
 ROUND_TABLE_DRAW = 2
 GAWAIN_DRAW = 3
 ROUND_TABLE_HAND_LIMIT = 12  # may draw only with fewer cards than this
@@ -115,9 +119,6 @@ ACTION_TYPES = ("move", "quest", "special", "heal", "accuse")
 
 # [choice] Squire's challenge: the squire knighted after a won quest is the one whose action won it when he is a
 # squire present, else the first squire present in turn order; he gets a random knight not yet in play.
-# [choice] Galahad: his first special white card each turn is free; after it his heroic actions may not be
-# "play a special white card" (so he plays at most one special per turn, never paying an action for it).
 # [choice] Opening gesture and won-card splits: the deciding knight (first player; the knight who completed the
 # quest) proposes who gets each card, every other knight concerned accepts or refuses; a refusal or timeout
 # deals the cards at random, one by one, starting with the proposer.
-# [choice] A Despair on a full Grail quest discards the Grail card farthest from the relic and takes its place.

@@ -1,21 +1,23 @@
 """Shadows over Camelot, the board game: `engine.get_game("board")`.
 
-The rules live in small modules (`turns`, `blacks`, `quests`, `whites`, `setup`), one per family of the digest
-`shared/rules/board-game.md`; this class is the protocol around them. Pending decisions are frames on a stack
-(`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything, then mutates the
-state in place and runs automatic steps until the next decision.
+The rules live in small modules (`turns`, `ending`, `blacks`, `quests`, `splits`, `whites`, `setup`), one per family
+of the digest `shared/rules/board-game.md`; this class is the protocol around them. Pending decisions are frames on a
+stack (`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything, then mutates
+the state in place and runs automatic steps until the next decision.
 
 Config: `players` (3-7); optional `knights` (ids per seat), `first`; variants as top-level keys or under
-`variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule`, `squires` (+ `squire_life`,
-`squire_cards`), `war_any_order`. Test only: `stack` (see `engine.board.setup`) fixes knights, loyalty, hands,
-deck tops, die rolls and board fields so a test can script any situation.
+`variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule` (+ `three_player_trigger`:
+"swords_or_engines" | "swords"), `squires` (+ `squire_life`, `squire_cards`), `war_any_order`. Test only: `stack`
+(see `engine.board.setup`) fixes knights, loyalty, hands, deck tops, die rolls and board fields so a test can script
+any situation.
 
 Joining and leaving mid-game (B-VAR, B-LEAVE): `join(state)` seats a new player; the action `leave` is accepted
 from any living seat at any time (it is never offered among the legal actions, so bots do not leave).
 
-Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any moment, asked or not
-(`standing_actions`); `apply` takes it from him whatever decision is due, and every decision then goes on without
-him (he is answered for by default, as the dead are).
+Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any moment of his own turn, asked or
+not (`standing_actions`; not in another knight's turn: seed 002 FATE "in zijn beurt"); `apply` takes it from him
+whatever decision is due, and every decision then goes on without him (he is answered for by default, as the dead
+are).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.board import blacks, known, ops, quests, turns, whites  # noqa: F401  (registers the frame kinds)
+from engine.board import blacks, ending, known, ops, quests, splits, turns, whites  # noqa: F401  (registers frames)
 from engine.board import catalogue as cat
 from engine.board.frames import DECISIONS
 from engine.board.setup import setup
@@ -90,7 +92,7 @@ class BoardGame(Game):
                 raise IllegalAction("B-LEAVE", "this knight has already left the game")
             ev.append(public("left", seat=seat))
             state.cache = None
-            turns.kill(state, seat, ev)
+            ending.kill(state, seat, ev)
             turns.advance(state, ev)
             return state, ev
         frame = state.frames[-1]
@@ -223,7 +225,7 @@ def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None
             r[0] = pool.pop()
         for k in spots:
             rest[k] = pool.pop()
-    looked = [f for f in s.frames if f["kind"] in ("percival", "clairvoyance") and seat != s.current]
+    looked = [f for f in s.frames if f["kind"] in ("percival", "clairvoyance", "armor") and seat != s.current]
     for frame in looked:  # cards the current player holds in his look, unseen by `seat`
         for key in ("cards", "chosen"):
             cards = frame.get(key, [])

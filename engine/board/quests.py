@@ -1,12 +1,12 @@
 """Quests (digest §6, §7): quest actions, black cards landing on quests, fights, the end of a quest and its rewards,
-the siege of Camelot, and splitting face-up cards among knights (rewards, the opening gesture, Convocation)."""
+and the siege of Camelot. Shared rewards are split among the knights by `splits`."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import known, ops
+from engine.board import known, ops, splits
 from engine.board.frames import Events, Frame, auto, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open, war_needed
@@ -119,10 +119,15 @@ def play_grail_card(s: BoardState, seat: int, ev: Events) -> None:
 
 
 def place_despair(s: BoardState, card: str, ev: Events) -> None:
-    """Despair (or Desolation played as one) on the free spot farthest from the relic."""
+    """Despair (or Desolation played as one) on the free spot farthest from the relic. On a full quest it is not
+    placed: it removes the Grail card farthest from the relic and both are discarded (seed 002 DESPAIR: "wordt de
+    kaart niet op het bord gelegd"; seed 004: "la carta non viene posta sul tabellone")."""
     if s.grail_white + len(s.grail_black) >= cat.GRAIL_SPOTS:
-        s.grail_white -= 1  # [choice] on a full quest it replaces the Grail card farthest from the relic
+        s.grail_white -= 1
         s.white_discard.append("grail")
+        s.black_discard.append(card)
+        ev.append(public("grail_lost", why=card))
+        return
     s.grail_black.append(card)
     ev.append(public("black_placed", quest="grail", card=card))
     if len(s.grail_black) == cat.GRAIL_SPOTS:
@@ -275,9 +280,12 @@ def end_quest(s: BoardState, quest: str, won: bool, by: int | None, ev: Events) 
     if not won:
         return
     relic = outcome.get("relic")
-    if relic and by is not None and s.alive[by] and not s.revealed[by] and by not in s.doomed:
-        s.relics[by].append(relic)
-        ev.append(public("relic_won", seat=by, relic=relic))
+    if relic and by is not None and s.alive[by] and not s.revealed[by]:
+        if by not in s.doomed:
+            s.relics[by].append(relic)
+            ev.append(public("relic_won", seat=by, relic=relic))
+        elif relic == "excalibur":  # B-LIFE (seed 002 FAQ): it goes to whoever lets him drink from the Grail
+            s.turn["excalibur_to_rescuer"] = by
     if s.vivien:
         s.vivien = False
         s.black_discard.append("vivien")
@@ -295,7 +303,9 @@ def end_quest(s: BoardState, quest: str, won: bool, by: int | None, ev: Events) 
             s.white_discard.extend(cards)
     elif outcome.get("share"):
         proposer = by if by in worthy else (worthy[0] if worthy else None)
-        start_split(s, ops.draw_white(s, outcome["share"]), worthy, proposer, quest, ev)
+        absent = by is not None and by not in here and s.alive[by] and not s.revealed[by] and by not in s.doomed
+        chooser = by if absent else None  # (the Lady of the Lake's knight won it from afar)
+        splits.start_split(s, ops.draw_white(s, outcome["share"]), worthy, proposer, quest, ev, chooser)
 
 
 def _knight_a_squire(s: BoardState, worthy: list[int], by: int | None, ev: Events) -> None:
@@ -307,94 +317,6 @@ def _knight_a_squire(s: BoardState, worthy: list[int], by: int | None, ev: Event
     if free:
         s.knight[seat] = free[s.rng.randrange(len(free))]
         ev.append(public("knighted", seat=seat, knight=s.knight[seat]))
-
-
-# --- splitting face-up cards ---------------------------------------------------------------------
-
-
-def start_split(s: BoardState, cards: list[str], seats: list[int], proposer: int | None, why: str, ev: Events) -> None:
-    """Cards face up to split by agreement; one knight takes them privately; nobody: they are discarded."""
-    if not cards:
-        return
-    if not seats or proposer is None:
-        s.white_discard.extend(cards)
-        ev.append(public("white_discarded", cards=list(cards), why=why))
-        return
-    if len(seats) == 1:
-        ops.give_white(s, seats[0], cards, ev, why)
-        return
-    start = seats.index(proposer) if proposer in seats else 0  # (the current player may have left the board)
-    seats = seats[start:] + seats[:start]
-    ev.append(public("table", cards=list(cards), seats=seats, why=why))
-    ops.push(s, {"kind": "split", "cards": cards, "seats": seats, "assign": [], "waiting": [], "why": why})
-
-
-def _sharers(s: BoardState, frame: Frame) -> list[int]:
-    """The split's knights still on the board, proposer first; if none is left, all of them (their answers are then
-    given by default and the cards discarded), so that the cards on the table never go astray."""
-    here = [i for i in frame["seats"] if s.alive[i] and not s.revealed[i]]
-    return here or frame["seats"]
-
-
-@decision("split", rule="B-QUEST")
-class _Split:
-    """The proposer names a knight for each card in turn; every other knight accepts or refuses the proposal.
-    A knight who leaves the board meanwhile (dies, or unmasks himself as the Traitor) drops out: the next one
-    proposes, and cards proposed to him are discarded."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        if len(frame["assign"]) < len(frame["cards"]):
-            return _sharers(s, frame)[:1]
-        return list(frame["waiting"])
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        if len(frame["assign"]) < len(frame["cards"]):
-            return [Action("give", (i,)) for i in _sharers(s, frame)]
-        return [Action("accept"), Action("refuse")]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        if action.kind == "give":
-            frame["assign"].append(action.args[0])
-            ev.append(public("split_proposed", card=frame["cards"][len(frame["assign"]) - 1], to=action.args[0]))
-            if len(frame["assign"]) == len(frame["cards"]):
-                frame["waiting"] = [i for i in frame["seats"] if i != seat and s.alive[i] and not s.revealed[i]]
-                if not frame["waiting"]:
-                    _deal_split(s, frame, frame["assign"], ev)
-            return
-        frame["waiting"].remove(seat)
-        ev.append(public("split_vote", seat=seat, accept=action.kind == "accept"))
-        if action.kind == "refuse":
-            frame["refused"] = True
-        if frame["waiting"]:
-            return
-        if frame.get("refused"):
-            seats = _sharers(s, frame)
-            s.rng.shuffle(frame["cards"])
-            _deal_split(s, frame, [seats[k % len(seats)] for k in range(len(frame["cards"]))], ev)
-        else:
-            _deal_split(s, frame, frame["assign"], ev)
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        if len(frame["assign"]) < len(frame["cards"]):
-            seats = _sharers(s, frame)
-            return Action("give", (seats[len(frame["assign"]) % len(seats)],))
-        return Action("refuse")
-
-
-def _deal_split(s: BoardState, frame: Frame, assign: list[int], ev: Events) -> None:
-    s.frames.pop()
-    for seat in frame["seats"]:
-        got = [c for c, to in zip(frame["cards"], assign, strict=True) if to == seat]
-        if not s.alive[seat] or s.revealed[seat]:
-            s.white_discard.extend(got)
-        elif got:
-            s.hands[seat].extend(got)
-            known.gained(s, seat, got, known.EVERYONE)
-            ev.append(public("white_taken", seat=seat, cards=got, why=frame["why"]))
 
 
 # --- the siege of Camelot --------------------------------------------------------------------------

@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "knights": None,  # knight ids per seat, else random
     "traitor": "standard",  # "standard" | "none" (first game) | "among_us" (N loyal + 1 traitor)
     "three_player_rule": False,  # own loyalty visible only once 6 swords or 6 siege engines are out
+    "three_player_trigger": cat.THREE_PLAYER_TRIGGERS[0],  # [choice] or "swords" only (Czech seed)
     "squires": False,  # Squire's challenge
     "squire_life": cat.START_LIFE,  # harder squires: 3 or fewer
     "squire_cards": cat.START_HAND,  # harder squires: fewer white cards (plus the Merlin)
@@ -45,6 +46,8 @@ def normalize(config: dict[str, Any]) -> dict[str, Any]:
         raise IllegalAction("B-SETUP", "the board game takes 3 to 7 players")
     if cfg["traitor"] not in ("standard", "none", "among_us"):
         raise IllegalAction("B-VAR", f"unknown traitor variant {cfg['traitor']!r}")
+    if cfg["three_player_trigger"] not in cat.THREE_PLAYER_TRIGGERS:
+        raise IllegalAction("B-VAR", f"unknown three-player trigger {cfg['three_player_trigger']!r}")
     if cfg["knights"] is not None and (len(cfg["knights"]) != n or set(cfg["knights"]) - set(cat.KNIGHTS)):
         raise IllegalAction("B-SETUP", "knights must name one known knight per seat")
     return cfg

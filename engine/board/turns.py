@@ -1,9 +1,9 @@
-"""The turn (digest §3), life and death (§4), the Traitor's own turn (§9), the end of the game (§10), and the loop
-that runs automatic steps until somebody has to decide."""
+"""The turn (digest §3), the Traitor's own turn (§9), and the loop that runs automatic steps, deaths and the end
+checks (`ending`) until somebody has to decide."""
 
 from __future__ import annotations
 
-from engine.board import blacks, known, ops, quests, whites
+from engine.board import blacks, ending, ops, quests, whites
 from engine.board import catalogue as cat
 from engine.board.frames import AUTO, DECISIONS, Events, Frame, auto, decision
 from engine.board.state import BoardState
@@ -11,10 +11,9 @@ from engine.board.views import quest_open
 from engine.core.actions import Action
 from engine.core.events import private, public
 
-_TURN_LEVEL = frozenset(("start_turn", "evil", "heroic", "post", "end_turn", "traitor_steal", "traitor_evil"))
 # A knight's own decisions that a Traitor unmasking himself mid-way cannot go on with (his Evil step and a war
 # choice he still makes, as on his revealed turns; the heroic steps are skipped).
-_KNIGHTS_ONLY = frozenset(("face", "siege", "messenger", "clairvoyance", "percival"))
+_KNIGHTS_ONLY = frozenset(("face", "siege", "messenger", "clairvoyance", "percival", "deal_first"))
 _END = Action("end")
 _SACRIFICE = Action("sacrifice")
 
@@ -86,7 +85,7 @@ class _Evil:
 def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
     ev.append(public("evil", seat=seat, choice=choice))
     if choice == "black":
-        blacks.start_draw(s)
+        blacks.start_evil_draw(s, seat)
     elif choice == "siege":
         ops.add_engines(s, 1, ev, "evil")
     else:
@@ -117,7 +116,8 @@ def _galahad_free(s: BoardState, seat: int) -> bool:
 
 
 def _free_actions(s: BoardState, seat: int) -> list[Action]:
-    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card, Tristan's move from Camelot,
+    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card (`galahad:<card>…`, optional:
+    B-KNIGHT, seed 002 "mag je jouw speciale kracht gebruiken"), Tristan's move from Camelot,
     and the Traitor's unmasking with Fate (a standing action, applied by `BoardGame.apply`; listed here too because
     it is his own decision)."""
     acts = whites.standing_actions(s, seat)
@@ -126,8 +126,8 @@ def _free_actions(s: BoardState, seat: int) -> list[Action]:
         for other in ops.living(s):
             if other != seat and s.hands[other]:
                 acts += [Action("arthur", (other, c)) for c in mine]
-    if _galahad_free(s, seat):
-        acts += whites.special_actions(s, seat)
+    if _galahad_free(s, seat):  # his power is optional: the same cards stay playable as his heroic action
+        acts += [Action("galahad", a.args) for a in whites.special_actions(s, seat)]
     if _tristan_free(s, seat):
         acts += [a for a in _moves(s, seat) if a.args[0] != cat.CAMELOT]
     return acts
@@ -146,7 +146,7 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
         acts += _moves(s, seat)
     if "quest" not in used:
         acts += quests.quest_actions(s, seat)
-    if "special" not in used and not s.turn["special"] and not s.turn["galahad"] and not _galahad_free(s, seat):
+    if "special" not in used and not s.turn["special"]:
         acts += whites.special_actions(s, seat)
     if "heal" not in used:
         acts += whites.heal_actions(s, seat)
@@ -180,9 +180,9 @@ def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
         ev.append(public("exchange_asked", seat=seat, target=action.args[0]))
         ops.push(s, {"kind": "arthur", "seat": action.args[0], "card": action.args[1]})
         return True
-    if action.kind == "play" and _galahad_free(s, seat):
+    if action.kind == "galahad":
         s.turn["galahad"] = s.turn["special"] = True
-        whites.play_special(s, seat, action, ev)
+        whites.play_special(s, seat, Action("play", action.args), ev)
         return True
     if action.kind == "move" and _tristan_free(s, seat):
         s.turn["tristan"] = True
@@ -304,151 +304,6 @@ class _TraitorEvil:
         _evil(s, seat, action.args[0], ev)
 
 
-# --- opening gesture -----------------------------------------------------------------------------
-
-
-@decision("gesture", rule="B-SETUP")
-class _Gesture:
-    """Every knight puts one white card face up on the Round Table; then they are split by agreement."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return list(frame["waiting"])
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("give", (c,)) for c in sorted(set(s.hands[seat]))] or [Action("pass")]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        frame["waiting"].remove(seat)
-        if action.kind == "give":
-            frame["chosen"][seat] = action.args[0]
-        if frame["waiting"]:
-            return
-        s.frames.pop()
-        cards = []
-        for i in ops.living(s):
-            card = frame["chosen"][i]
-            if card is not None and card in s.hands[i]:
-                ops.take_card(s, i, card, ())  # the cards are shown together, not who gave which
-                cards.append(card)
-        quests.start_split(s, cards, ops.living(s), s.current, "gesture", ev)
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("give", (min(s.hands[seat]),)) if s.hands[seat] else Action("pass")
-
-
-# --- life and death ------------------------------------------------------------------------------
-
-
-@decision("grail_rescue", rule="B-LIFE")
-class _GrailRescue:
-    """The Grail's holder may let a dying knight drink (himself too): back to 4 life, the Grail leaves the game."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [frame["seat"]] if frame["dying"] in s.doomed else []  # lapses if he left or unmasked meanwhile
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("drink"), Action("decline")]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        dying = frame["dying"]
-        if action.kind == "decline":
-            kill(s, dying, ev)
-            return
-        ops.remove_relic(s, seat, "grail", ev, "drunk")
-        s.doomed.remove(dying)
-        s.life[dying] = cat.GRAIL_REVIVE_LIFE
-        ev.append(public("revived", seat=dying, by=seat, life=s.life[dying]))
-        if dying == s.current and s.turn:
-            s.turn["cut"] = True
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("decline")
-
-
-def kill(s: BoardState, seat: int, ev: Events) -> None:
-    """Death: off the board, Excalibur and the Armor leave the game, white cards discarded (B-LIFE)."""
-    if seat in s.doomed:
-        s.doomed.remove(seat)
-    if not s.alive[seat]:
-        return
-    quests.leave_location(s, seat, None)
-    s.alive[seat] = False
-    s.life[seat] = 0
-    for relic in list(s.relics[seat]):
-        ops.remove_relic(s, seat, relic, ev, "death")
-    s.white_discard.extend(s.hands[seat])
-    s.hands[seat] = []
-    known.cleared(s, seat)
-    s.peeks[seat] = []
-    ev.append(public("died", seat=seat))
-
-
-def _process_deaths(s: BoardState, ev: Events) -> bool:
-    top = s.frames[-1]["kind"] if s.frames else "end_turn"
-    for seat in s.doomed:
-        if seat == s.current and top != "end_turn" and s.turns:
-            continue  # dying on one's own turn: removed at its end
-        holder = ops.relic_holder(s, "grail")
-        if holder is not None:
-            ops.push(s, {"kind": "grail_rescue", "seat": holder, "dying": seat})
-        else:
-            kill(s, seat, ev)
-        return True
-    return False
-
-
-# --- end of the game -----------------------------------------------------------------------------
-
-
-def _finish(s: BoardState, winner: str, reason: str, ev: Events) -> None:
-    s.result = {
-        "winner": winner, "reason": reason, "loyalty": list(s.loyalty),
-        "swords": {"white": s.swords_white, "black": s.swords_black}, "siege_engines": s.engines,
-    }
-    s.frames.clear()
-    ev.append(public("game_over", **s.result))
-
-
-def _check_end(s: BoardState, ev: Events) -> bool:
-    if s.engines >= cat.MAX_ENGINES:
-        _finish(s, "evil", "siege_engines", ev)
-    elif s.swords_black >= cat.BLACK_SWORDS_LOSE:
-        _finish(s, "evil", "black_swords", ev)
-    elif (False in s.alive or True in s.revealed) and not any(
-        s.alive[i] and not s.revealed[i] and s.loyalty[i] == "loyal" for i in range(s.n)
-    ):
-        _finish(s, "evil", "loyal_dead", ev)
-    elif s.swords_white + s.swords_black >= cat.SWORDS_TO_END and (not s.frames or s.frames[-1]["kind"] in _TURN_LEVEL):
-        for i in range(s.n):
-            if s.loyalty[i] == "traitor" and s.alive[i] and not s.revealed[i] and i not in s.doomed:
-                s.loyalty_seen[i] = True
-                ev.append(public("traitor_revealed", seat=i, why="end"))
-                for _ in range(cat.TRAITOR_END_FLIP):
-                    ops.flip_white_sword(s, ev, "traitor")
-        won = s.swords_white > s.swords_black and s.swords_black < cat.BLACK_SWORDS_LOSE
-        _finish(s, "loyal" if won else "evil", "swords", ev)
-    else:
-        return False
-    return True
-
-
-def _three_player_rule(s: BoardState, ev: Events) -> None:
-    if ops.accusations_open(s):
-        for i in range(s.n):
-            if not s.loyalty_seen[i]:
-                s.loyalty_seen[i] = True
-                ev.append(private("loyalty", i, seat=i, loyalty=s.loyalty[i]))
-
-
 def _skip(s: BoardState, kind: str) -> bool:
     cur = s.current
     if kind in ("heroic", "post") and (s.turn.get("cut") or not s.alive[cur] or s.revealed[cur]):
@@ -467,11 +322,11 @@ def _skip(s: BoardState, kind: str) -> bool:
 def advance(s: BoardState, ev: Events) -> None:
     """Run automatic steps, deaths and end checks until a decision is due or the game is over."""
     while True:
-        if s.result is not None or _check_end(s, ev):
+        if s.result is not None or ending.check_end(s, ev):
             return
         if not all(s.loyalty_seen):
-            _three_player_rule(s, ev)
-        if s.doomed and s.frames[-1]["kind"] != "grail_rescue" and _process_deaths(s, ev):
+            ending.three_player_rule(s, ev)
+        if s.doomed and s.frames[-1]["kind"] != "grail_rescue" and ending.process_deaths(s, ev):
             continue
         top = s.frames[-1]
         kind = top["kind"]

@@ -30,9 +30,10 @@ Clairvoyance's looks), `face_down` (its own face-down black cards: [{"quest", "i
 unmasking with Fate — not repeated from `legal`; always [] for a seat that has none, and nothing of it reaches the
 public view), `reorder` (while it puts Clairvoyance's black cards back: those still to place,
 in the order `top:<i>` indexes them; else []), `bury` (while Percival with the Armor chooses: the two black cards
-he saw, top first, in the order `bury:<i>` indexes them; else []), `known_hands` (per seat, the white cards it
-knows that seat holds — seen going there through Arthur's exchange, a Messenger or a face-up split, and not seen
-leaving since; sorted; [] for its own seat).
+he saw, top first, in the order `bury:<i>` indexes them; else []), `armor` (while the holder of Lancelot's Armor
+keeps one of the two black cards he drew: both, in the order `armor:<i>` indexes them; else []), `known_hands`
+(per seat, the white cards it knows that seat holds — seen going there through Arthur's exchange, a Messenger or a
+face-up split, and not seen leaving since; sorted; [] for its own seat).
 """
 
 from __future__ import annotations
@@ -97,9 +98,8 @@ def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
     for q, d in quests.items():
         d["open"] = quest_open(s, q)
         d["knights"] = _present(s, q)
-    table = top.get("cards", []) if top and top["kind"] in ("split", "gesture") else []
-    if top and top["kind"] == "gesture":
-        table = []  # the gesture's cards are shown once everybody has chosen
+    split = s.frames[-2] if top and top["kind"] == "deal_first" else top  # (cards still on the table meanwhile)
+    table = split.get("cards", []) if split and split["kind"] == "split" else []  # (a gesture's: once all chose)
     return {
         "game": "board",
         "phase": "over" if s.result else (top["kind"] if top else "over"),
@@ -162,6 +162,7 @@ def seat_view(
         "standing": standing,
         "reorder": list(top["cards"]) if top and top["kind"] == "clairvoyance" and seat == s.current else [],
         "bury": list(top["cards"]) if top and top["kind"] == "percival" and seat == s.current else [],
+        "armor": list(top["cards"]) if top and top["kind"] == "armor" and seat == s.current else [],
         "known_hands": [sorted(cards) for cards in s.known[seat]],
     }
     return view

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests
+from engine.board import known, ops, quests, splits
 from engine.board.frames import Events, Frame, decision
 from engine.board.state import BoardState
 from engine.board.views import quest_open
@@ -66,11 +66,12 @@ FATE_REVEAL = Action("play", ("fate", "reveal"))
 
 
 def standing_actions(s: BoardState, seat: int) -> list[Action]:
-    """Fate lets a Traitor who knows his loyalty unmask himself at any moment, asked or not (B-TRAITOR); a dying
-    knight (at 0 life, awaiting the Grail) can no longer act."""
+    """Fate lets a Traitor who knows his loyalty unmask himself at any moment of his own turn, asked or not, also
+    while others decide (B-TRAITOR, seed 002 FATE: "mag de verrader deze kaart in zijn beurt spelen"; not in another
+    knight's turn); a dying knight (at 0 life, awaiting the Grail) can no longer act."""
     if (
-        s.loyalty[seat] == "traitor" and "fate" in s.hands[seat] and s.loyalty_seen[seat] and not s.revealed[seat]
-        and s.alive[seat] and seat not in s.doomed
+        seat == s.current and s.turns and s.loyalty[seat] == "traitor" and "fate" in s.hands[seat]
+        and s.loyalty_seen[seat] and not s.revealed[seat] and s.alive[seat] and seat not in s.doomed
     ):
         return [FATE_REVEAL]
     return []
@@ -145,9 +146,11 @@ def _merlin(s: BoardState, target: str, ev: Events) -> None:
 
 
 def heal(s: BoardState, seat: int, card: str, ev: Events) -> None:
+    """Three identical cards discarded face down (seed 002 FAQ: "met afbeelding naar beneden"): the table learns that
+    he healed, not with which cards."""
     for _ in range(3):
-        ops.discard_card(s, seat, card, known.EVERYONE)
-    ev.append(public("healed", seat=seat, card=card))
+        ops.discard_card(s, seat, card, ())
+    ev.append(public("healed", seat=seat))
     ops.change_life(s, seat, 1, ev, "heal")
 
 
@@ -183,7 +186,7 @@ def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
 def _convocation_draw(s: BoardState, ev: Events) -> None:
     here = ops.present(s, cat.CAMELOT)
     proposer = s.current if s.current in here else (here[0] if here else None)
-    quests.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
+    splits.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
 
 
 @decision("convocation", rule="B-TURN")

@@ -40,9 +40,9 @@ class Game(ABC):
 
     def standing_actions(self, state: Any, seat: int) -> list[Action]:
         """Actions `seat` may take now although it is not (necessarily) asked — e.g. the board game's Traitor
-        unmasking himself with Fate at any moment. `apply` accepts them from that seat whatever is pending. They
-        are never part of `legal_actions` of a seat that is not pending, so bots that play only when prompted
-        and the pending/turn logic are unaffected; a game without such actions keeps this default."""
+        unmasking himself with Fate at any moment of his turn. `apply` accepts them from that seat whatever is
+        pending. They are never part of `legal_actions` of a seat that is not pending, so bots that play only when
+        prompted and the pending/turn logic are unaffected; a game without such actions keeps this default."""
         return []
 
     @abstractmethod

@@ -15,6 +15,8 @@ from service.render import names as nm
 from service.render.i18n import fill, has, t, tn
 
 GAME = "board"
+# Action kinds that choose among black cards only this seat saw (`<kind>:<i>` indexes the view's list of them).
+_LOOKED = {"top": "reorder", "bury": "bury", "armor": "armor"}
 
 
 def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int | None) -> str:
@@ -148,7 +150,7 @@ def private(view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -
     lines.append(tn(lang, "you.hand", len(hand), cards=cards))
     if you.get("black_top"):
         lines.append(t(lang, "board.you.black_top", cards=", ".join(nm.board_card(lang, c) for c in you["black_top"])))
-    for key in ("reorder", "bury"):  # black cards taken off the deck while this seat decides where they go
+    for key in _LOOKED.values():  # black cards taken off the deck while this seat decides where they go
         if you.get(key):
             lines.append(t(lang, f"board.you.{key}", cards=", ".join(nm.board_card(lang, c) for c in you[key])))
     for fd in you.get("face_down") or []:
@@ -209,13 +211,15 @@ def _args(lang: str, action: Action, skip: int, view: dict[str, Any], names: dic
 
 
 CARD_KINDS = frozenset(("give", "discard", "excal", "heal", "arthur", "play"))
-SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play"))
+SEAT_KINDS = frozenset(("accuse", "give", "steal", "arthur", "play", "first"))
 
 
 def label(action: Action, view: dict[str, Any], seat: int, lang: str, names: dict[int, str]) -> str:
     """A short button label: a whole-label key for kind+first arguments when one exists (`evil.black`,
     `play.piety.others`), else the kind's label and its arguments."""
-    looked = view["you"].get({"top": "reorder", "bury": "bury"}.get(action.kind, "")) or []
+    if action.kind == "galahad":  # Galahad's free special card: the card's own label, marked free
+        return t(lang, "board.action.galahad") + " " + label(Action("play", action.args), view, seat, lang, names)
+    looked = view["you"].get(_LOOKED.get(action.kind, "")) or []
     if (
         looked and action.args and isinstance(action.args[0], int) and action.args[0] < len(looked)
     ):  # a card only this seat saw

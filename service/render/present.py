@@ -72,7 +72,7 @@ def panel(
             level=level,
         )
     standing = [a for a in game.standing_actions(state, seat) if not (prompts and a in game.legal_actions(state, seat))]
-    if standing:  # e.g. the Traitor's unmasking with Fate: offered at every moment, not only when asked
+    if standing:  # e.g. the Traitor's unmasking with Fate: offered all through his turn, not only when asked
         labels = [menus.short(text_mod.label(a, view, seat, lang, names)) for a in standing]
         row = [Button(label, pack(game_id, seq, game.encode(a))) for label, a in zip(labels, standing, strict=True)]
         keyboard = [*(keyboard or []), row]

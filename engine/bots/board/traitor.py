@@ -29,14 +29,14 @@ def score(s: Seen, a: Action) -> float:
         return -9.0  # unmasked he would lose the two swords he flips at the end
     if kind == "accuse":
         return 3.0 if s.white and not s.view["seats"][args[0]]["accused"] else -3.0
-    if kind == "siege" or (kind == "play" and args[0] == "merlin"):
+    if kind == "siege" or (kind in ("play", "galahad") and args[0] == "merlin"):
         return -2.0
     if kind in ("fight", "grail", "excal") and _finishes(s):
         return -2.0
     if phase in ("window", "grail_rescue", "kay"):
         return 1.0 if kind in ("pass", "decline") else -1.0
-    if phase in ("clairvoyance", "percival"):
-        return -loyal.score(s, a)  # the worst cards on top, the mildest buried
+    if phase in ("clairvoyance", "percival", "armor"):
+        return -loyal.score(s, a)  # the worst cards on top or played, the mildest buried
     if phase == "war_choice":
         return -loyal.score(s, a)
     return loyal.score(s, a)

@@ -25,3 +25,4 @@ ACCUSE_RIGHT = 3.0  # unmasking the Traitor: a white sword, and his two-sword fl
 ACCUSE_WRONG = 2.0  # accusing a loyal knight: a white sword turns black
 ACCUSE_SPENT = 0.6  # an accusation wasted where no white sword can flip: none is left for later
 CARD_GAIN = ((2, 0.45), (4, 0.3), (6, 0.15), (8, 0.05))  # one more white card with at most this many in hand
+FREE_POWER = 0.1  # Galahad playing a special card for free rather than as his heroic action

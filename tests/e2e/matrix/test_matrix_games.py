@@ -26,6 +26,7 @@ from service.callback import Choice, unpack
 from service.matrix.choices import ChoiceMaps
 from service.render.i18n import t
 from service.sessions import get_sessions
+from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, OutboxRow, ProcessedUpdate, Seat
 
@@ -150,7 +151,10 @@ async def _wait(check, timeout: float, what: str, gateway: GatewayProcess, *play
             await asyncio.sleep(0.1)
 
 
-async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None):
+async def _open_table(
+    hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None,
+    config: dict | None = None,
+):
     players = [await login(hs.url, *hs.register(name)) for name in names]
     host = players[0]
     created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
@@ -168,6 +172,10 @@ async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names
     if seed is not None:  # a known deal (the lobby draws a random one)
         with session_scope() as s:
             s.get(GameRow, game_id).seed = seed
+    if config:  # a scripted situation (the engine's test-only `stack`)
+        with session_scope() as s:
+            row = s.get(GameRow, game_id)
+            row.config = {**row.config, **config}
     for p in players[1:]:
         await p.say(group, "!join")
     seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))
@@ -175,6 +183,35 @@ async def _open_table(hs, gateway: GatewayProcess, bot_id: str, kind: str, names
     await host.say(group, "!start")
     await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
     return game_id, group, players
+
+
+ARMOR = {"stack": {"first": 0, "skip_gesture": True, "board": {"relics": [["armor"], [], [], []]},
+                   "black": ["despair", "picts"]}}
+
+
+async def _draw_with_the_armor(game_id: int, group: str, players: list[Player], gateway, bot_id: str) -> None:
+    """Seat 0 holds Lancelot's Armor (B-KNIGHT): he draws a black card; the two black cards come to him alone as a
+    numbered private choice, each named; no other room shows that prompt."""
+    with session_scope() as s:
+        holder_id = game_rows.seat_users(s, game_id)[0].platform_id
+    holder = next(p for p in players if p.user_id == holder_id)
+
+    def menu() -> tuple[str, tuple[str, str, dict[int, str]]] | None:
+        dm = _direct_room(holder, bot_id, group)
+        found = holder.menu(dm) if dm else None
+        return (dm, found) if found else None
+
+    dm, (_, _, choices) = await _wait(menu, 60, "the Armor holder's Evil phase", gateway, *players)
+    black = next(n for n, label in choices.items() if label == t("en", "board.action.evil.black"))
+    await holder.say(dm, str(black))
+    prompt = t("en", "board.prompt.armor")
+    _, (_, _, choices) = await _wait(lambda: (m := menu()) and prompt in m[1][1] and m, 60, "the Armor's choice",
+                                     gateway, *players)
+    labels = list(choices.values())
+    assert len(labels) == 2 and all(label.startswith(t("en", "board.action.armor") + ": ") for label in labels), labels
+    for other in players:
+        if other is not holder:
+            assert not any(prompt in body for room in other.events for body in other.bodies(room))
 
 
 def _direct_room(player: Player, bot_id: str, group: str) -> str | None:
@@ -357,8 +394,9 @@ def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg, t
         gateway, bot_id = _start_gateway(homeserver, "camelot_board")
         began = time.monotonic()
         try:
-            names = ["arthur_b", "gawain_b", "kay_b", "tristan_b"]
-            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "board", names)
+            names = ["arthur_b", "gawain_b", "kay_b", "tristan_b"]  # the first seat holds Lancelot's Armor
+            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "board", names, config=ARMOR)
+            await _draw_with_the_armor(game_id, group, players, gateway, bot_id)
             seen = await _play(game_id, group, players, gateway, bot_id, random.Random(4), restart_after=25)
             await _drained(gateway, players)
             transcripts(await client_views(players))  # each player's rooms as their client shows them

@@ -56,10 +56,12 @@ def outbox_drained() -> bool:
 
 
 def open_table(
-    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False
+    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False,
+    config: dict[str, Any] | None = None,
 ) -> tuple[Any, int, int]:
     """/newgame in a new group (`basic`: a basic group, which may be upgraded), everyone joins through the deep
-    link (the lobby message is edited in place as they do), the seed is fixed, the creator starts."""
+    link (the lobby message is edited in place as they do), the seed (and `config`, if given) is fixed, the creator
+    starts."""
     group = api.add_group("Round Table", users, bot_rights=bot_rights, basic=basic)
     first = len(api.records())
     api.say(users[0], group.id, f"/newgame {kind} {len(users)}")
@@ -86,7 +88,10 @@ def open_table(
             30,
             "everyone seated",
         )
-        s.get(GameRow, game_id).seed = seed  # the deal is random in play; fixed here so the run is repeatable
+        row = s.get(GameRow, game_id)
+        row.seed = seed  # the deal is random in play; fixed here so the run is repeatable
+        if config:  # (a scripted situation: the engine's test-only `stack`)
+            row.config = {**row.config, **config}
     api.wait(lambda: all(u.first_name in (lobby.text or "") for u in users), 30, "every name in the lobby message")
     lobby_phase = [r for r in api.records()[first:] if r.chat_id == group.id]
     assert [r.action for r in lobby_phase if r.action == "send"] == ["send"]  # one lobby message, edited in place

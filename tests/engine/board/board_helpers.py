@@ -17,7 +17,8 @@ QUIET_KNIGHTS = ["gawain", "palamedes", "percival", "galahad", "tristan", "kay",
 def table(players: int = 3, seed: int = 1, **stack: Any) -> BoardState:
     """A table that starts at the first turn (no opening gesture) with `stack` scripting hands, decks, dice, board."""
     config: dict[str, Any] = {"players": players}
-    for key in ("traitor", "three_player_rule", "squires", "war_any_order", "squire_life", "squire_cards"):
+    for key in ("traitor", "three_player_rule", "three_player_trigger", "squires", "war_any_order", "squire_life",
+                "squire_cards"):
         if key in stack:
             config[key] = stack.pop(key)
     stack.setdefault("skip_gesture", True)

@@ -112,3 +112,24 @@ def test_loyal_bot_accuses_the_knight_who_accused_a_loyal_one() -> None:
     quiet = table(3, hands=hands, loyalty=["loyal", "loyal", "traitor"], board={**board, "has_accused": [False] * 3})
     play(quiet, 0, "evil:siege")
     assert LOYAL.choose(GAME, quiet, 0, random.Random(0)).kind != "accuse"
+
+
+def test_bots_and_the_timeout_answer_the_armors_choice_and_the_ladys_deal() -> None:
+    """Issue 21's new decisions: the Armor's holder keeps the milder black card (a Traitor the worse; a timeout plays
+    loyal); the Lady of the Lake's knight has the deal start with the knight holding the fewest cards."""
+    board = {"relics": [["armor"], [], []], "engines": 9}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], board=board, black=["morgan_two_engines", "despair"])
+    play(state, 0, "evil:black")
+    assert GAME.pending(state)[0].kind == "armor"
+    assert LOYAL.choose(GAME, state, 0, random.Random(0)).encode() == "armor:1"  # the Despair, not two engines
+    assert TRAITOR.choose(GAME, state, 0, random.Random(0)).encode() == "armor:0"
+    assert GAME.timeout_action(state, 0).encode() == "armor:1"
+    assert RandomBot().choose(GAME, state, 0, random.Random(0)) in GAME.legal_actions(state, 0)
+    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    state = table(3, hands=[["lady_of_the_lake"], ["fight_1", "fight_2", "fight_3"], []], board=board)
+    play(state, 0, "evil:siege", "play:lady_of_the_lake")
+    play(state, 1, *["give:1"] * 7)
+    play(state, 2, "refuse")
+    assert GAME.pending(state)[0].kind == "deal_first"
+    assert LOYAL.choose(GAME, state, 0, random.Random(0)).encode() == "first:2"
+    assert GAME.timeout_action(state, 0).encode() == "first:2"

@@ -21,10 +21,36 @@ def test_arthur_exchange_is_forced_and_blind() -> None:
 
 def test_galahad_plays_a_special_card_for_free() -> None:
     state = table(3, knights=["galahad", "kay", "gawain"], hands=[["piety", "fate"], [], []])
-    play(state, 0, "evil:siege", "play:piety.self")
+    play(state, 0, "evil:siege", "galahad:piety.self")
     assert state.life[0] == 6 and asked(state) == [(0, "heroic")]
-    assert not any(c.startswith("play:") for c in codes(state, 0))  # his action can't be a special card now
+    assert not any(c.startswith(("play:", "galahad:")) for c in codes(state, 0))  # no second special card
     play(state, 0, "draw")
+
+
+def test_galahads_free_special_card_is_optional_he_may_play_it_as_his_heroic_action() -> None:
+    """B-KNIGHT (issue 21, item 6): seed 002, "Indien jij heer Galahad bent, mag je jouw speciale kracht gebruiken om
+    deze actie zonder kost te spelen" (may), and "kan je geen tweede speciale witte kaart spelen als jouw verplichte
+    heroïsche actie". On the Grail with only Piety he plays it as his heroic action and stays on the quest."""
+    board = {"loc": ["grail", "camelot", "camelot"], "grail_white": 2}
+    state = table(3, knights=["galahad", "kay", "gawain"], hands=[["piety", F1], [], []], board=board)
+    play(state, 0, "evil:siege")
+    legal = codes(state, 0)
+    assert {"play:piety.self", "galahad:piety.self"} <= set(legal) and "move:camelot" in legal
+    play(state, 0, "play:piety.self")
+    assert state.life[0] == 6 and state.loc[0] == "grail" and asked(state) == [(0, "post")]
+    assert not any(c.startswith(("play:", "galahad:")) for c in codes(state, 0))
+    play(state, 0, "end")
+    assert asked(state) == [(1, "evil")]
+
+
+def test_galahad_may_use_his_free_card_after_his_heroic_action() -> None:
+    """Seed 002 (Galahad's sheet): "moet hij een *verschillende* actie kiezen of hebben gekozen als zijn normale
+    actie" — the free card may come after another heroic action."""
+    state = table(3, knights=["galahad", "kay", "gawain"], hands=[["piety"], [], []], board={"life": [3, 4, 4]})
+    play(state, 0, "evil:siege", "draw")
+    assert "galahad:piety.self" in codes(state, 0) and "play:piety.self" not in codes(state, 0)
+    play(state, 0, "galahad:piety.self")
+    assert state.life[0] == 6 and asked(state) == [(0, "post")]
 
 
 def test_gawain_draws_three_at_the_round_table() -> None:

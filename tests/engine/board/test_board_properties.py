@@ -1,8 +1,8 @@
 """Property tests over random complete board games: every game ends, all 168 cards stay accounted for, counters stay
 in range, replay reproduces the digest, views are JSON and hide exactly what a seat may not know.
 
-The random games include standing actions: a Traitor holding Fate unmasks himself at random moments, whoever is
-being asked what (`STANDING_RATE` per step while he may)."""
+The random games include standing actions: a Traitor holding Fate unmasks himself at random moments of his own turn,
+whoever is being asked what (`STANDING_RATE` per step while he may)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from engine.core import IllegalAction
 from engine.core.simulate import play_game
 
 VARIANTS = ({}, {"traitor": "none"}, {"traitor": "among_us"}, {"three_player_rule": True}, {"squires": True},
-            {"war_any_order": True}, {"squires": True, "squire_life": 3, "squire_cards": 3})
+            {"war_any_order": True}, {"squires": True, "squire_life": 3, "squire_cards": 3},
+            {"three_player_rule": True, "three_player_trigger": "swords"})
 CONFIGS = [{"players": n, **v} for n in range(3, 8) for v in VARIANTS]
 GAMES = 2000
 STEP_CHECK_EVERY = 25  # every 25th game is checked after every single action, the others at their end
@@ -60,11 +61,11 @@ def test_random_games_end_conserve_cards_and_replay() -> None:
         log: list[tuple[int, str]] = []
         while GAME.result(state) is None:
             assert len(log) < 20_000, f"seed {seed} {config}: game did not end"
-            top = state.frames[-1]
+            top, current = state.frames[-1], state.current
             seat, code = _random_step(state, rng)
             log.append((seat, code))
             if code == "play:fate.reveal":
-                unmasked_during[top["kind"] if seat == state.current else "other:" + top["kind"]] += 1
+                unmasked_during[top["kind"] if seat == current else "other:" + top["kind"]] += 1
         result = GAME.result(state)
         assert result["winner"] in ("loyal", "evil")
         reasons.add(result["reason"])
@@ -76,7 +77,7 @@ def test_random_games_end_conserve_cards_and_replay() -> None:
                 GAME.apply_code(state, seat, code)
                 check_invariants(state)
     assert {"siege_engines", "loyal_dead"} <= reasons
-    assert any(kind.startswith("other:") for kind in unmasked_during), unmasked_during
+    assert unmasked_during and not any(kind.startswith("other:") for kind in unmasked_during), unmasked_during
 
 
 def _traitor_with_fate(config: dict, seed: int, traitor: int) -> dict:
@@ -92,9 +93,10 @@ def _traitor_with_fate(config: dict, seed: int, traitor: int) -> dict:
     return {**config, "stack": {"hands": hands, "loyalty": loyalty}}
 
 
-def test_a_traitor_unmasking_at_any_moment_breaks_nothing() -> None:
-    """B-TRAITOR: the Traitor with Fate unmasks himself at a random step, whatever is being decided and by whom;
-    every invariant holds after each action, the game ends, and the log (his action with his seat) replays."""
+def test_a_traitor_unmasking_at_any_moment_of_his_turn_breaks_nothing() -> None:
+    """B-TRAITOR: the Traitor with Fate unmasks himself at a random step of his own turn, whatever is being decided
+    and by whom (never in another knight's turn); every invariant holds after each action, the game ends, and the log
+    (his action with his seat) replays."""
     during: Counter = Counter()
     for seed in range(1200):
         config = _config(seed)
@@ -110,7 +112,8 @@ def test_a_traitor_unmasking_at_any_moment_breaks_nothing() -> None:
             assert len(log) < 20_000, f"seed {seed}: game did not end"
             main_step = state.frames[-1]["kind"] in ("evil", "heroic", "post")
             if len(log) >= at and not (rare and main_step) and GAME.standing_actions(state, traitor):
-                during["own turn" if traitor == state.current else state.frames[-1]["kind"]] += 1
+                assert traitor == state.current, f"seed {seed}: offered in another knight's turn"
+                during[state.frames[-1]["kind"]] += 1
                 move = traitor, "play:fate.reveal"
                 GAME.apply_code(state, *move)
                 at = 20_000
@@ -124,10 +127,9 @@ def test_a_traitor_unmasking_at_any_moment_breaks_nothing() -> None:
             log.append(move)
             check_invariants(state)
         assert GAME.digest(GAME.replay(config, seed, log)) == GAME.digest(state), f"seed {seed}"
-    assert sum(during.values()) > 400, during
-    kinds = {"own turn", "evil", "heroic", "post", "window", "split", "gesture", "arthur", "face", "siege",
-             "convocation"}
-    assert kinds <= set(during), during  # (rarer moments — a discard, Kay, the Grail — have scenario tests)
+    assert sum(during.values()) > 300, during  # (only in his own turn: fewer moments than before)
+    kinds = {"evil", "heroic", "post", "window", "split", "arthur", "face", "siege"}
+    assert kinds <= set(during), during  # (rarer moments — Convocation, a discard, Kay — have scenario tests)
 
 
 def _sample_states(games: int, every: int):

@@ -125,11 +125,19 @@ def test_grail_cards_fill_from_the_relic_and_cleanse_a_full_quest() -> None:
     assert state.grail_white == 3 and state.grail_black == ["despair", "despair", "desolation"]
 
 
-def test_despair_on_a_full_grail_replaces_the_farthest_grail_card() -> None:
+def test_a_despair_drawn_onto_a_full_grail_quest_is_not_placed_it_removes_the_farthest_grail_card() -> None:
+    """B-QUEST (issue 21, item 5; this test asserted the Despair took the Grail card's place before): seed 002
+    DESPAIR, "wordt de kaart niet op het bord gelegd, maar daarentegen gebruikt om de Graalkaart te verwijderen die zich
+    het verst van de Heilige Graal bevindt"; seed 004, "la carta non viene posta sul tabellone, ma usata per scartare
+    la carta Graal più lontana dal Santo Graal". Both cards are discarded; a spot is free again."""
     board = {"grail_white": 4, "grail_black": ["despair", "despair", "despair"]}
     state = table(3, board=board, black=["despair"])
-    play(state, 0, "evil:black")
-    assert state.grail_white == 3 and len(state.grail_black) == 4
+    events = play(state, 0, "evil:black")
+    assert state.grail_white == 3 and state.grail_black == ["despair"] * 3
+    assert state.black_discard == ["despair"] and state.white_discard == ["grail"]
+    assert GAME.view(state, None)["quests"]["grail"]["spots"] == ["grail"] * 3 + [None] + ["despair"] * 3
+    assert not any(e.kind == "black_placed" for e in events) and asked(state) == [(0, "heroic")]
+    check_invariants(state)
 
 
 def test_grail_won_gives_the_relic_to_the_player_of_the_last_card() -> None:

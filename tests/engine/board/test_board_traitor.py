@@ -120,6 +120,24 @@ def test_three_player_rule_hides_own_loyalty_until_six_swords_or_engines() -> No
     assert "play:fate.reveal" in codes(state, 0)
 
 
+def test_three_player_rule_czech_reading_waits_for_six_swords_only() -> None:
+    """B-VAR [choice] (issue 21, also from the rulebooks): seed 000, "smí se podívat až ve chvíli, kdy je u Kulatého
+    stolu položeno nejméně šest mečů" (six swords); seed 002 FAQ, "een 6° zwaard of 6° belegeringsmachine" (the
+    default). With `three_player_trigger: "swords"` six siege engines are not enough."""
+    stack = {"three_player_rule": True, "three_player_trigger": "swords", "loyalty": ["traitor", "loyal", "loyal"]}
+    state = table(3, board={"engines": 5, "swords_white": 3, "swords_black": 2}, **stack)
+    play(state, 0, "evil:siege")
+    assert state.engines == 6 and GAME.view(state, 0)["you"]["loyalty"] is None
+    play(state, 0, "draw", "end")
+    state = table(3, board={"swords_white": 3, "swords_black": 2, "war_black": {"picts": ["picts"] * 3, "saxons": []}},
+                  black=["picts"], **stack)
+    play(state, 0, "evil:black")  # the lost war lays the 6th sword
+    assert [GAME.view(state, i)["you"]["loyalty"] for i in range(3)] == ["traitor", "loyal", "loyal"]
+    with pytest.raises(IllegalAction) as err:
+        GAME.new_game({"players": 3, "three_player_rule": True, "three_player_trigger": "engines"}, 1)
+    assert err.value.rule == "B-VAR"
+
+
 def test_squires_have_no_power_and_the_winner_is_knighted() -> None:
     board = {"loc": ["picts", "camelot", "camelot"], "war_white": {"picts": [F1, F2, F3, "fight_4"], "saxons": []}}
     state = table(3, squires=True, hands=[["fight_5"], [], []], board=board)
@@ -177,7 +195,7 @@ def test_fate_unmasking_is_free_at_any_moment_of_the_traitors_turn() -> None:
     assert asked(state) == [(1, "evil")]
 
 
-# --- the Traitor unmasking himself with Fate at any moment (a standing action) ---------------------------------
+# --- the Traitor unmasking himself with Fate in his own turn (a standing action) ------------------------------
 
 
 def _unmask(state, seat: int) -> None:
@@ -188,63 +206,69 @@ def _unmask(state, seat: int) -> None:
     check_invariants(state)
 
 
-def test_fate_unmasking_during_another_knights_turn_makes_each_other_knight_discard_two() -> None:
-    hands = [[F1, F2, F3], [F1, F2], ["fate", F4, "merlin"], [F5]]
-    state = table(4, loyalty=["loyal", "loyal", "traitor", "loyal"], hands=hands)
-    assert asked(state) == [(0, "evil")] and "play:fate.reveal" not in codes(state, 2)  # never among his legal
-    assert [GAME.view(state, i)["you"]["standing"] for i in range(4)] == [[], [], ["play:fate.reveal"], []]
-    assert GAME.standing_actions(state, 2) == [GAME.decode("play:fate.reveal")]
-    public = GAME.view(state, None)
-    assert "you" not in public and all(set(s) == set(public["seats"][0]) for s in public["seats"])
-    _unmask(state, 2)
-    assert GAME.view(state, None)["seats"][2]["loyalty"] == "traitor" and state.swords_white == 0
-    assert asked(state) == [(0, "discard"), (1, "discard"), (3, "discard")]
-    play(state, 0, "discard:fight_1", "discard:fight_2")
-    play(state, 1, "discard:fight_1", "discard:fight_2")
-    play(state, 3, "discard:fight_5")
-    assert state.hands == [[F3], [], [], []] and asked(state) == [(0, "evil")]  # the turn goes on
-    play(state, 0, "evil:siege", "draw", "end")
-    play(state, 1, "evil:siege", "draw", "end")
-    assert asked(state) == [(2, "traitor_steal")]  # from now on his turns are a revealed Traitor's
-    check_invariants(state)
-
-
-def test_fate_unmasking_during_a_merlin_cancel_window_goes_on_without_him() -> None:
-    hands = [["merlin", F1, F2], ["merlin", "merlin", F3, F4], ["merlin", "fate"]]
-    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_two_engines"])
+def test_fate_unmasking_is_refused_in_another_knights_turn() -> None:
+    """B-TRAITOR (issue 21, item 7): seed 002 FATE, "Indien hij het wenst, mag de verrader deze kaart in zijn beurt
+    spelen, zelfs vooraleer hij normaliter kan beschuldigd worden". Not in another knight's turn, asked or not; the
+    standing offer comes back with his own turn."""
+    hands = [["merlin", F1, F2], ["merlin", F3], ["fate", "merlin", F4], [F5]]
+    state = table(4, loyalty=["loyal", "loyal", "traitor", "loyal"], hands=hands, black=["morgan_two_engines"])
+    assert GAME.standing_actions(state, 2) == [] and GAME.view(state, 2)["you"]["standing"] == []
     play(state, 0, "evil:black")
+    assert (2, "window") in asked(state) and "play:fate.reveal" not in codes(state, 2)  # asked, in seat 0's turn
+    before = GAME.digest(state)
+    with pytest.raises(IllegalAction) as err:
+        play(state, 2, "play:fate.reveal")
+    assert err.value.rule == "B-TRAITOR" and GAME.digest(state) == before
+    for seat in range(4):
+        play(state, seat, "pass")
+    play(state, 0, "draw", "end")
+    play(state, 1, "evil:siege", "draw", "end")
+    assert asked(state) == [(2, "evil")] and "play:fate.reveal" in codes(state, 2)  # his own turn
+
+
+def test_fate_unmasking_while_others_decide_in_his_own_turn_lets_them_go_on_without_him() -> None:
+    """B-TRAITOR: in his turn he may unmask although not asked (the others are deciding in his Merlin window); the
+    window goes on without him, and each other knight first discards two cards."""
+    hands = [["merlin", "fate"], ["merlin", "merlin", F3, F4], ["merlin", F1, F2]]
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=hands, black=["morgan_two_engines"])
+    play(state, 0, "evil:black", "pass")
+    assert asked(state) == [(1, "window"), (2, "window")]
+    assert [GAME.view(state, i)["you"]["standing"] for i in range(3)] == [["play:fate.reveal"], [], []]
+    public = GAME.view(state, None)
+    assert "you" not in public and "fate" not in str(public)
     play(state, 1, "merlin:2")
-    assert asked(state) == [(0, "window"), (2, "window")]
-    _unmask(state, 2)  # still asked in the window: his Merlin is discarded with his hand
-    assert asked(state) == [(0, "discard"), (1, "discard")]
-    play(state, 0, "discard:fight_1", "discard:fight_2")
+    _unmask(state, 0)
+    assert GAME.view(state, None)["seats"][0]["loyalty"] == "traitor"
+    assert asked(state) == [(1, "discard"), (2, "discard")]
     play(state, 1, "discard:fight_3", "discard:fight_4")
-    assert asked(state) == [(0, "window")]  # he is no longer asked
-    play(state, 0, "merlin:1")
+    play(state, 2, "discard:fight_1", "discard:fight_2")
+    assert asked(state) == [(2, "window")]
+    play(state, 2, "merlin:1")
     assert state.engines == 0 and "morgan_two_engines" in state.black_discard and state.hands == [[], [], []]
-    assert state.white_discard.count("merlin") == 4 and asked(state) == [(0, "heroic")]
+    assert asked(state) == [(1, "evil")]  # his heroic steps lapse: the next knight plays
     check_invariants(state)
 
 
-def test_fate_unmasking_during_a_quest_where_he_played_cards_discards_them() -> None:
-    board = {"loc": ["camelot", "black_knight", "camelot"], "bk_white": [F2], "bk_black": [["black_knight_3", True, 0]]}
-    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=[[F1], ["fate", F2], [F3]], board=board)
-    play(state, 0, "evil:siege")
-    _unmask(state, 1)  # during the heroic step of knight 0
-    assert state.bk_white == [] and state.bk_black == [["black_knight_3", True, 0]]
+def test_fate_unmasking_during_his_own_quest_discards_the_cards_he_played_there() -> None:
+    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F2], "bk_black": [["black_knight_3", True, 1]]}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["fate", F2], [F1], [F3]], board=board)
+    _unmask(state, 0)  # in his Evil phase, before choosing
+    assert state.bk_white == [] and state.bk_black == [["black_knight_3", True, 1]]
     assert GAME.view(state, None)["quests"]["black_knight"]["knights"] == []
-    assert state.white_discard.count(F2) == 2 and asked(state) == [(0, "discard"), (2, "discard")]
-    play(state, 0, "discard:fight_1")
+    assert state.white_discard.count(F2) == 2 and asked(state) == [(1, "discard"), (2, "discard")]
+    play(state, 1, "discard:fight_1")
     play(state, 2, "discard:fight_3")
-    assert asked(state) == [(0, "heroic")]
+    assert codes(state, 0) == ["evil:black", "evil:siege"]  # he still makes his Evil step, as a revealed Traitor
+    play(state, 0, "evil:siege")
+    assert asked(state) == [(1, "evil")]
     check_invariants(state)
 
 
 def test_fate_unmasking_is_refused_to_a_loyal_knight_a_traitor_without_fate_and_a_revealed_traitor() -> None:
-    loyal = table(3, loyalty=TRAITOR_AT_2, hands=[["fate"], [], []])
-    no_fate = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], [F1]])
-    revealed = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], []], board={"revealed": [False, False, True]})
-    unseen = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], ["fate"]], three_player_rule=True)
+    loyal = table(3, loyalty=["loyal", "loyal", "traitor"], hands=[["fate"], [], []])
+    no_fate = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], [F1]], first=2)
+    revealed = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], []], board={"revealed": [False, False, True]}, first=2)
+    unseen = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], ["fate"]], three_player_rule=True, first=2)
     for state, seat in ((loyal, 0), (loyal, 1), (no_fate, 2), (revealed, 2), (unseen, 2)):
         before = GAME.digest(state)
         assert GAME.standing_actions(state, seat) == [] and GAME.view(state, seat)["you"]["standing"] == []
@@ -268,74 +292,83 @@ def test_fate_unmasking_mid_split_hands_the_proposal_to_the_next_knight() -> Non
     check_invariants(state)
 
 
-def test_fate_unmasking_when_arthur_asks_him_for_a_card_cancels_the_exchange() -> None:
-    hands = [[F1, F2, F3], [F5, "fate"], []]
-    state = table(3, knights=["arthur", "kay", "gawain"], loyalty=["loyal", "traitor", "loyal"], hands=hands)
-    play(state, 0, "evil:siege", "arthur:1.fight_1")
-    assert asked(state) == [(1, "arthur")]
-    _unmask(state, 1)
-    play(state, 0, "discard:fight_2", "discard:fight_3")
-    assert state.hands[0] == [F1] and asked(state) == [(0, "heroic")]
+def test_fate_unmasking_by_arthur_while_he_waits_for_a_card_cancels_the_exchange() -> None:
+    hands = [[F5, "fate"], [F1, F2, F3], [F4]]
+    state = table(3, knights=["arthur", "kay", "gawain"], loyalty=["traitor", "loyal", "loyal"], hands=hands)
+    play(state, 0, "evil:siege", "arthur:1.fight_5")
+    assert asked(state) == [(1, "arthur")] and GAME.view(state, 0)["you"]["standing"] == ["play:fate.reveal"]
+    _unmask(state, 0)
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    play(state, 2, "discard:fight_4")
+    assert state.hands == [[], [F3], []] and F5 in state.white_discard and asked(state) == [(1, "evil")]
     check_invariants(state)
 
 
 def test_fate_unmasking_withdraws_his_morgan_volunteering_and_ends_his_own_pending_discard() -> None:
-    hands = [[F1, F2, F3, F4], [F1, F2, F3], ["fate", F5]]
-    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_discard_or_life"])
-    play(state, 0, "evil:black", "pass")
+    hands = [["fate", F5], [F1, F2, F3, F4], [F1, F2, F3]]
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=hands, black=["morgan_discard_or_life"])
+    play(state, 0, "evil:black")
+    for seat in range(3):
+        play(state, seat, "pass")
+    play(state, 0, "volunteer")
     play(state, 1, "pass")
-    play(state, 2, "pass", "volunteer")
-    play(state, 0, "pass")
-    assert asked(state) == [(1, "volunteer")]
-    _unmask(state, 2)
-    play(state, 0, "discard:fight_1", "discard:fight_2")
+    assert asked(state) == [(2, "volunteer")]
+    _unmask(state, 0)
     play(state, 1, "discard:fight_1", "discard:fight_2")
-    play(state, 1, "pass")  # his offer left with him: nobody spares the others
-    assert asked(state) == [(0, "discard"), (1, "discard")] and state.life == [4, 4, 0]
-    state = table(3, loyalty=TRAITOR_AT_2, hands=hands, black=["morgan_discard_or_life"])
+    play(state, 2, "discard:fight_1", "discard:fight_2")
+    play(state, 2, "pass")  # his offer left with him: nobody spares the others
+    assert asked(state) == [(1, "discard"), (2, "discard")] and state.life == [0, 4, 4]
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=hands, black=["morgan_discard_or_life"])
     play(state, 0, "evil:black")
     for _ in ("window", "volunteer"):
         for seat in range(3):
             play(state, seat, "pass")
     assert asked(state) == [(0, "discard"), (1, "discard"), (2, "discard")]
-    _unmask(state, 2)  # instead of his own discard
-    play(state, 0, "discard:fight_1", "discard:fight_2")
+    _unmask(state, 0)  # instead of his own discard
     play(state, 1, "discard:fight_1", "discard:fight_2")
-    assert asked(state) == [(0, "discard"), (1, "discard")]
-    play(state, 0, "discard:fight_3")
+    play(state, 2, "discard:fight_1", "discard:fight_2")
+    assert asked(state) == [(1, "discard"), (2, "discard")]
     play(state, 1, "discard:fight_3")
-    assert state.hands == [[F4], [], []] and asked(state) == [(0, "heroic")]
+    play(state, 2, "discard:fight_3")
+    assert state.hands == [[], [F4], []] and asked(state) == [(1, "evil")]
     check_invariants(state)
 
 
-def test_fate_unmasking_in_an_excalibur_window_takes_excalibur_out_of_the_game() -> None:
-    board = {"relics": [[], [], ["excalibur"]]}
-    state = table(3, loyalty=TRAITOR_AT_2, hands=[[F1], [F2], ["fate"]], black=["despair"], board=board)
+def test_fate_unmasking_in_his_own_excalibur_window_takes_excalibur_out_of_the_game() -> None:
+    board = {"relics": [["excalibur"], [], []]}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["fate"], [F1], [F2]], black=["despair"],
+                  board=board)
     play(state, 0, "evil:black")
-    assert codes(state, 2) == ["pass", "excalibur"]
-    _unmask(state, 2)
-    assert state.relics[2] == [] and asked(state) == [(0, "discard"), (1, "discard")]
-    play(state, 0, "discard:fight_1")
-    play(state, 1, "discard:fight_2")
-    assert asked(state) == [(0, "window"), (1, "window")] and codes(state, 1) == ["pass"]
-    play(state, 0, "pass")
+    assert codes(state, 0) == ["pass", "excalibur"]
+    _unmask(state, 0)
+    assert state.relics[0] == [] and asked(state) == [(1, "discard"), (2, "discard")]
+    play(state, 1, "discard:fight_1")
+    play(state, 2, "discard:fight_2")
+    assert asked(state) == [(1, "window"), (2, "window")] and codes(state, 1) == ["pass"]
     play(state, 1, "pass")
-    assert state.grail_black == ["despair"] and asked(state) == [(0, "heroic")]
+    play(state, 2, "pass")
+    assert state.grail_black == ["despair"] and asked(state) == [(1, "evil")]
     check_invariants(state)
 
 
-def test_fate_unmasking_during_the_opening_gesture_leaves_the_others_to_share() -> None:
+def test_fate_unmasking_during_his_own_convocation_lets_the_others_answer_it() -> None:
+    board = {"loc": ["camelot", "grail", "picts"]}
+    hands = [["convocation", "fate"], [F1, F2], [F3]]
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=hands, board=board, white=["grail", F4, F5])
+    play(state, 0, "evil:siege", "play:convocation")
+    assert asked(state) == [(1, "convocation"), (2, "convocation")]
+    _unmask(state, 0)
+    play(state, 1, "discard:fight_1", "discard:fight_2")
+    play(state, 2, "discard:fight_3")
+    play(state, 1, "return")
+    play(state, 2, "stay")
+    assert state.loc[1] == "camelot" and state.hands[1] == ["grail"] and asked(state) == [(1, "evil")]
+    check_invariants(state)
+
+
+def test_fate_unmasking_is_refused_during_the_opening_gesture_nobodys_turn() -> None:
     hands = [[F1, F2, F3, F4], ["fate", F5], [F1, F2, F3, F4]]
-    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=hands, skip_gesture=False)
-    play(state, 0, "give:fight_1")
-    _unmask(state, 1)  # before choosing his own card
-    play(state, 0, "discard:fight_2", "discard:fight_3")
-    play(state, 2, "discard:fight_2", "discard:fight_3")
-    assert asked(state) == [(2, "gesture")]
-    play(state, 2, "give:fight_4")
-    assert asked(state) == [(0, "split")] and GAME.view(state, None)["table"] == [F1, F4]
-    play(state, 0, "give:0", "give:2")
-    play(state, 2, "accept")
-    assert sorted(state.hands[0]) == [F1, F4] and sorted(state.hands[2]) == [F1, F4]
-    assert asked(state) == [(0, "evil")]
-    check_invariants(state)
+    state = table(3, loyalty=["loyal", "traitor", "loyal"], hands=hands, skip_gesture=False, first=1)
+    assert (1, "gesture") in asked(state) and GAME.standing_actions(state, 1) == []
+    with pytest.raises(IllegalAction):
+        play(state, 1, "play:fate.reveal")

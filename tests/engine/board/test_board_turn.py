@@ -92,15 +92,19 @@ def test_sacrifice_to_zero_still_acts_then_dies_despite_a_quest_win() -> None:
     assert asked(state) == [(1, "evil")]  # shared cards all went to the only surviving knight
 
 
-def test_dying_knight_on_his_turn_is_removed_at_its_end_and_wins_nothing() -> None:
+def test_a_knight_dying_in_his_own_evil_phase_takes_no_heroic_action() -> None:
+    """B-TURN (issue 21, item 2; this test asserted the opposite before): seed 002, "Indien je jouw fase van
+    'voortgang van het Kwade' overleeft, moet je vervolgens 1 van de 5 heroïsche acties ondernemen"; seed 000,
+    "Pokud přežijete fázi rozpínání zla, přijdou na řadu rytíři a jejich hrdinské akce"; B-LIFE: "Al je witte kaarten
+    worden onmiddellijk met afbeelding naar beneden verwijderd". No Grail in play: he dies at once, hand discarded."""
     board = {"life": [1, 4, 4], "loc": ["grail", "camelot", "camelot"], "grail_white": 6}
     state = table(3, hands=[["grail", F2, F3], [F1], [F1]], board=board)
-    play(state, 0, "evil:life")  # 0 life in the Evil phase: he still takes his heroic action
-    assert state.alive[0] and state.life[0] == 0
-    play(state, 0, "grail")  # wins the Grail, but the heal cannot save him
-    assert state.grail_done and not state.alive[0] and state.hands[0] == []
-    assert "grail" not in state.relics[0]
+    events = play(state, 0, "evil:life")  # 0 life in the Evil phase: no heroic action, not even the Grail's last card
+    assert not state.alive[0] and state.hands[0] == [] and state.white_discard == ["grail", F2, F3]
+    assert state.grail_white == 6 and not state.grail_done and "grail" not in state.relics[0]
     assert asked(state) == [(1, "evil")]
+    assert not [e for e in events if e.public and {"grail", F2, F3} & set(map(str, e.data.values()))]
+    check_invariants(state)
 
 
 def test_life_is_clamped_to_six() -> None:
@@ -173,9 +177,8 @@ def test_all_loyal_dead_loses_even_with_white_swords() -> None:
     play(state, 0, "evil:black")
     for seat in range(3):
         play(state, seat, "pass")
-    assert GAME.result(state) is None and state.alive == [True, False, False]  # seat 0 dies at his turn's end
-    play(state, 0, "draw")
-    assert GAME.result(state)["reason"] == "loyal_dead"
+    assert GAME.result(state)["reason"] == "loyal_dead"  # seat 0 dies in his Evil phase: at once (issue 21, item 2)
+    assert state.alive == [False, False, False]
 
 
 def test_twelfth_sword_ends_the_game_and_the_majority_wins() -> None:
@@ -185,6 +188,19 @@ def test_twelfth_sword_ends_the_game_and_the_majority_wins() -> None:
     play(state, 0, "evil:siege", "fight:3")
     result = GAME.result(state)
     assert result["winner"] == "loyal" and result["reason"] == "swords" and result["swords"] == {"white": 9, "black": 3}
+
+
+def test_a_game_ending_while_a_decision_holds_cards_keeps_every_card_counted() -> None:
+    """B-END: the last loyal knight leaves while he decides how to place a Black Knight card he drew; the game is lost
+    at once and the card he held (like a split's cards or a look's) goes to its discard pile, not out of the count."""
+    board = {"alive": [True, False, True], "life": [4, 0, 4]}
+    state = table(3, loyalty=["loyal", "loyal", "traitor"], hands=[[F1], [], [F2]], board=board,
+                  black=["black_knight_5"])
+    play(state, 0, "evil:black")
+    assert asked(state) == [(0, "face")]
+    play(state, 0, "leave")
+    assert GAME.result(state)["reason"] == "loyal_dead" and "black_knight_5" in state.black_discard
+    check_invariants(state)
 
 
 def test_leaving_during_a_window_counts_as_passing() -> None:

@@ -111,3 +111,42 @@ def test_healing_discards_three_identical_cards_specials_included() -> None:
     assert "heal:merlin" in codes(state, 0) and "heal:fight_1" not in codes(state, 0)
     play(state, 0, "heal:merlin")
     assert state.life[0] == 3 and state.hands[0] == [F1, F1]
+
+
+def test_after_a_lady_of_the_lake_win_without_agreement_her_player_chooses_who_is_dealt_first() -> None:
+    """B-QUEST (issue 21, also from the rulebooks): seed 002 FAQ (Lady of the Lake), "Indien geen overeenstemming kan
+    worden bereikt tijdens het verdelen, worden de kaarten willekeurig verdeeld onder de ridders die aanwezig waren op
+    de queeste, te beginnen met de ridder die gekozen wordt door de ridder van de Lady of the Lake"."""
+    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    state = table(3, hands=[["lady_of_the_lake"], [], []], board=board)
+    play(state, 0, "evil:siege", "play:lady_of_the_lake")
+    assert state.relics[0] == ["excalibur"] and asked(state) == [(1, "split")]  # the first knight present proposes
+    play(state, 1, *["give:1"] * 4, *["give:2"] * 3)
+    play(state, 2, "refuse")
+    assert asked(state) == [(0, "deal_first")] and codes(state, 0) == ["first:1", "first:2"]
+    assert len(GAME.view(state, None)["table"]) == 7  # the cards stay on the table while she chooses
+    events = play(state, 0, "first:2")
+    assert [len(h) for h in state.hands] == [0, 3, 4]  # dealt one by one from the knight she chose
+    assert any(e.kind == "deal_first" and e.data == {"seat": 0, "target": 2} for e in events)
+    assert asked(state) == [(0, "post")]
+    check_invariants(state)
+
+
+def test_a_refused_split_without_the_lady_is_dealt_from_the_proposer_at_once() -> None:
+    board = {"loc": ["picts", "picts", "camelot"], "war_white": {"picts": [F1, F2, F3, "fight_4"], "saxons": []}}
+    state = table(3, hands=[["fight_5"], [], []], board=board)
+    play(state, 0, "evil:siege", "fight:5", *["give:1"] * 4)
+    play(state, 1, "refuse")
+    assert [len(h) for h in state.hands] == [2, 2, 0] and asked(state) == [(0, "post")]
+
+
+def test_the_ladys_knight_unmasking_as_the_traitor_before_naming_the_first_leaves_the_deal_to_chance() -> None:
+    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["lady_of_the_lake", "fate"], [], []], board=board)
+    play(state, 0, "evil:siege", "play:lady_of_the_lake")
+    play(state, 1, *["give:1"] * 7)
+    play(state, 2, "refuse")
+    assert asked(state) == [(0, "deal_first")]
+    play(state, 0, "play:fate.reveal")
+    assert state.revealed[0] and [len(h) for h in state.hands] == [0, 4, 3]  # dealt from the first knight there
+    check_invariants(state)

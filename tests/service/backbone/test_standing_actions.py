@@ -1,6 +1,7 @@
-"""Standing actions through the whole path: the board game's Traitor may unmask himself with Fate at any moment,
-so his panel offers it during other players' turns and the worker takes it although he is not asked; nobody
-else can, and the offer shows only in his own direct chat."""
+"""Standing actions through the whole path: the board game's Traitor may unmask himself with Fate at any moment of
+his own turn (B-TRAITOR, seed 002 "in zijn beurt"), so his panel offers it while the others decide in his turn and
+the worker takes it although he is not asked; nobody else can, the offer shows only in his own direct chat, and in
+another knight's turn it is neither offered nor taken."""
 
 from __future__ import annotations
 
@@ -37,19 +38,27 @@ def codes_offered(rec, user: str) -> list[str]:
     return []
 
 
-def test_the_traitor_unmasks_with_fate_during_another_knights_turn(backbone_local, recording):
-    game_id = lobby.create_and_start("rec", "group", "board", {"stack": STACK}, ["ann", "bob", "cat"], 0, seed=3)
+def _seq(game_id: int) -> int:
+    with session_scope() as s:
+        return s.get(GameRow, game_id).seq
+
+
+def test_the_traitor_unmasks_with_fate_in_his_own_turn_while_the_others_decide(backbone_local, recording):
+    stack = {**STACK, "first": 1, "black": ["morgan_two_engines"]}
+    game_id = lobby.create_and_start("rec", "group", "board", {"stack": stack}, ["ann", "bob", "cat"], 0, seed=3)
+    for code in ("evil:black", "pass"):  # bob draws Morgan and passes in its window; ann and cat still decide
+        submit(tap("bob", pack(game_id, _seq(game_id), code)))
     with session_scope() as s:
         seq = s.get(GameRow, game_id).seq
         log_before = game_rows.action_log(s, game_id)
-    assert REVEAL in codes_offered(recording, "bob")  # ann's turn, and bob is offered the unmasking
+    assert log_before == [(1, "evil:black"), (1, "pass")]
+    assert REVEAL in codes_offered(recording, "bob")  # his turn, not asked, and offered the unmasking
     assert REVEAL not in codes_offered(recording, "cat") and REVEAL not in codes_offered(recording, "ann")
     group_text = " ".join(c.text or "" for c in recording.calls if c.chat == "group")
     assert "reveal" not in group_text.lower()
 
-    forged = tap("cat", pack(game_id, seq, REVEAL))  # a loyal knight forging the same button
-    assert precheck(forged) == "expired"
-    submit(forged)
+    forged = tap("cat", pack(game_id, seq, REVEAL))  # a loyal knight, asked in the window, forging the same button
+    submit(forged)  # (his seat is asked at this seq, so the gateway lets it through: the worker refuses it)
     with session_scope() as s:
         assert game_rows.action_log(s, game_id) == log_before
 
@@ -62,3 +71,16 @@ def test_the_traitor_unmasks_with_fate_during_another_knights_turn(backbone_loca
     # each other knight must now discard two cards: both are asked in their direct chats
     assert any(code.startswith("discard") for code in codes_offered(recording, "ann"))
     assert any(code.startswith("discard") for code in codes_offered(recording, "cat"))
+
+
+def test_in_another_knights_turn_the_unmasking_is_neither_offered_nor_taken(backbone_local, recording):
+    game_id = lobby.create_and_start("rec", "group", "board", {"stack": STACK}, ["ann", "bob", "cat"], 0, seed=3)
+    with session_scope() as s:
+        seq = s.get(GameRow, game_id).seq
+        log_before = game_rows.action_log(s, game_id)
+    assert REVEAL not in codes_offered(recording, "bob")  # ann's turn
+    tapped = tap("bob", pack(game_id, seq, REVEAL))
+    assert precheck(tapped) == "expired"
+    submit(tapped)
+    with session_scope() as s:
+        assert game_rows.action_log(s, game_id) == log_before

@@ -6,7 +6,7 @@ from engine import get_game
 from engine.core.actions import Action
 from engine.core.events import private
 from service.callback import pack
-from service.render import board_text, cards_text, menus, panel
+from service.render import board_text, cards_text, menus, panel, present
 
 
 def test_an_exchange_is_told_from_each_side():
@@ -172,3 +172,66 @@ def test_every_action_kind_in_the_engines_has_a_label():
         assert len(kinds) > 5
         missing = sorted(k for k in kinds if not has(f"{game}.action.{k}"))
         assert missing == [], (game, missing)
+
+
+def test_the_armors_two_black_cards_are_a_private_choice_with_readable_labels():
+    """B-KNIGHT (issue 21, item 1): the holder of Lancelot's Armor keeps one of two black cards; only he sees them."""
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "board": {"relics": [["armor"], [], []]}, "black": ["morgan_two_engines", "despair"]}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    state, events = game.apply_code(state, 0, "evil:black")
+    mine = panel("board", state, 0, game_id=1, seq=2, lang="en")
+    labels = [b.label for row in mine.buttons for b in row]
+    assert labels == ["Play: Morgan: 2 siege engines", "Play: Despair"]
+    assert "Lancelot's Armor: which black card do you play?" in mine.text and "Despair" in mine.text
+    names = {0: "Ann", 1: "Bea", 2: "Cy"}
+    public = present("board", state, events, game_id=1, seq=2, group_lang="nl", seat_langs={}, seat_names=names)
+    assert public.lines == ["🛡 Ann trekt met Lancelots Pantser twee zwarte kaarten en houdt er één."]
+    for text in (public.board, public.panels[1].text, public.panels[2].text, *public.lines):
+        assert "Morgan" not in text and "Wanhoop" not in text
+
+
+def test_galahads_free_special_card_is_labelled_apart_from_the_same_card_as_his_heroic_action():
+    """B-KNIGHT (issue 21, item 6): both ways of playing Piety are offered, and the buttons tell them apart."""
+    game = get_game("board")
+    stack = {"knights": ["galahad", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["piety"], [], []], "board": {"loc": ["grail", "camelot", "camelot"]}}
+    state, _ = game.apply_code(game.new_game({"players": 3, "stack": stack}, 1), 0, "evil:siege")
+    view = game.view(state, 0)
+    assert board_text.label(Action("play", ("piety", "self")), view, 0, "en", {}) == "✨ Piety: +3 life to me"
+    free = board_text.label(Action("galahad", ("piety", "self")), view, 0, "en", {})
+    assert free == "🆓 Free ✨ Piety: +3 life to me"
+    labels = [b.label for row in panel("board", state, 0, game_id=1, seq=1, lang="nl").buttons for b in row]
+    assert "🆓 Gratis ✨ Vroomheid: +3 levens voor mij" in labels
+
+
+def test_a_heal_is_told_to_the_group_without_its_cards():
+    """B-TURN heal (issue 21, item 8): the group learns that he healed, never which three cards (face down)."""
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["grail", "grail", "grail", "merlin"], [], []], "board": {"life": [2, 4, 4]}}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    state, events = game.apply_code(state, 0, "evil:siege")
+    state, events = game.apply_code(state, 0, "heal:grail")
+    names = {0: "Ann", 1: "Bea", 2: "Cy"}
+    shown = present("board", state, events, game_id=1, seq=3, group_lang="it", seat_langs={}, seat_names=names)
+    assert shown.lines == ["✚ Ann si cura: +1 Vita, tre carte identiche scartate coperte."]
+
+
+def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knights_names():
+    game = get_game("board")
+    stack = {"knights": ["gawain", "kay", "tristan"], "first": 0, "skip_gesture": True,
+             "hands": [["lady_of_the_lake"], [], []], "board": {"excal_pos": 9, "loc": ["camelot", "excalibur",
+                                                                                          "excalibur"]}}
+    state = game.new_game({"players": 3, "stack": stack}, 1)
+    moves = [(0, "evil:siege"), (0, "play:lady_of_the_lake"), *[(1, "give:1")] * 7, (2, "refuse")]
+    for seat, code in moves:
+        state, _ = game.apply_code(state, seat, code)
+    mine = panel("board", state, 0, game_id=1, seq=len(moves), lang="en", seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
+    assert [b.label for row in mine.buttons for b in row] == ["🎲 First card to: Bea", "🎲 First card to: Cy"]
+    assert "Who is dealt the first card?" in mine.text
+    state, events = game.apply_code(state, 0, "first:2")
+    told = present("board", state, events, game_id=1, seq=len(moves) + 1, group_lang="en", seat_langs={},
+                   seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
+    assert told.lines == ["🎲 No agreement: Ann has the cards dealt at random from Cy."]
