@@ -19,6 +19,8 @@ Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any
 not (`standing_actions`; not in another knight's turn: seed 002 FATE "in zijn beurt"); `apply` takes it from him
 whatever decision is due, and every decision then goes on without him (he is answered for by default, as the dead
 are).
+
+Table talk (B-TALK) is etiquette the bot states in its rules summary; nothing here enforces it.
 """
 
 from __future__ import annotations
