@@ -63,7 +63,9 @@ def hidden_draw(s: BoardState, card: str) -> bool:
 @decision("window", rule="B-BLACK")
 class _Window:
     """Every living knight is asked (asking only holders would leak who holds what): pass, offer Merlins towards
-    the triple cancel of a special card, or sacrifice Excalibur to cancel any black card just drawn."""
+    the triple cancel of a special card, or sacrifice Excalibur to cancel any black card just drawn. Its public
+    events name the card as `black_drawn` did: a knight's Black Knight or Lancelot card stays "hidden" (he may still
+    place it face down; cancelled, it is discarded face down), a special card was read out."""
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
@@ -81,12 +83,13 @@ class _Window:
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         frame["waiting"].remove(seat)
+        shown = "hidden" if hidden_draw(s, frame["card"]) else frame["card"]  # as `black_drawn` told it
         if action.kind == "excalibur":
             s.frames.pop()
             s.frames.pop()  # the resolve_black step below
             ops.remove_relic(s, seat, "excalibur", ev, "cancel")
-            s.black_discard.append(frame["card"])
-            ev.append(public("black_cancelled", card=frame["card"], by="excalibur", seat=seat))
+            s.black_discard.append(frame["card"])  # (face down: a hidden card stays unknown)
+            ev.append(public("black_cancelled", card=shown, by="excalibur", seat=seat))
             return
         if action.kind == "merlin":
             frame["merlins"].append([seat, action.args[0]])
@@ -96,7 +99,7 @@ class _Window:
         order = ops.living(s)
         offers = [(i, min(k, s.hands[i].count("merlin"))) for i, k in frame["merlins"] if i in order]
         if sum(k for _, k in offers) < 3:  # (a knight who left meanwhile took his offer with him)
-            ev.append(public("black_not_cancelled", card=frame["card"]))
+            ev.append(public("black_not_cancelled", card=shown))
             return
         s.frames.pop()
         need, paid = 3, []
@@ -109,7 +112,7 @@ class _Window:
             if not need:
                 break
         s.black_discard.append(frame["card"])
-        ev.append(public("black_cancelled", card=frame["card"], by="merlin", merlins=paid))
+        ev.append(public("black_cancelled", card=shown, by="merlin", merlins=paid))
 
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
