@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from engine import get_game
 from engine.core.events import Event
 from service.play import presenting
+from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -101,8 +102,8 @@ def publish(
         game.silence = silence
         outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
-    if lines:
-        outbox.enqueue(s, *group, "send", {"text": "\n".join(lines)}, is_group=chat.is_group)
+    for text in narration.pack(lines):  # one message per move, split only past the platform's limit
+        outbox.enqueue(s, *group, "send", {"text": text}, is_group=chat.is_group)
         out.chats.add(group)
 
     pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
