@@ -68,6 +68,7 @@ def create(
             options={
                 "players": players or DEFAULT_PLAYERS.get(kind, get_game(kind).min_players),
                 "bots": bots,
+                "bot_delay": settings.chat_bot_delay,
                 "turn_deadline": (turn_hours * 3600) if turn_hours else settings.turn_deadline,
                 "response_deadline": (response_minutes * 60) if response_minutes else settings.response_deadline,
             },
@@ -232,7 +233,7 @@ def start_table(
             "players": len(people) + bots,
             "bots": bots > 0,
             "bot_kind": "heuristic",
-            "bot_delay": 0.0,
+            "bot_delay": get_settings().chat_bot_delay,
             "turn_deadline": get_settings().turn_deadline,
             "response_deadline": get_settings().response_deadline,
             **options,
