@@ -11,12 +11,11 @@ import gc
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready
-from kombu import pools
 
 from service.sessions import reset_sessions
 from service.settings import get_settings
 from service.store import dispose_all
-from workers import broker
+from workers import broker, celery_compat
 
 app = Celery("camelot")
 _configured_for: tuple[str | None, str | None, float] | None = None
@@ -30,11 +29,7 @@ def configure() -> Celery:
     if key == _configured_for:
         return app
     if _configured_for is not None:  # settings changed: drop connections made with the old ones
-        if app._pool is not None:
-            app._pool.force_close_all()
-            app._pool = None
-        app.amqp._producer_pool = None
-        pools.reset()  # kombu's registry would hand back a closed producer pool for a broker used before
+        celery_compat.drop_broker_connections(app)
     broker_url = settings.celery_broker_url or "memory://"
     on_redis = broker.is_redis(broker_url)
     restore_every = max(1.0, min(10.0, settings.celery_visibility_timeout / 3))
