@@ -35,7 +35,6 @@ NOTICES = {
     "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
     "notice.game_end": "The game is over.\n{outcome}",
-    "notice.your_turn": "Your decision in game #{game_id}: see the buttons above.",
     "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
 }
 

@@ -14,10 +14,13 @@ from service.chat.base import Keyboard
 
 @dataclass(frozen=True)
 class Panel:
-    """A player's private message in their direct chat: their state and, when they must decide, the choices."""
+    """A player's private messages in their direct chat: `text` is their state (the hand panel, edited in place);
+    `question`, when they must decide, is what they are asked in words, sent with `buttons` as a new message at the
+    bottom of the chat (`service.play.asking`). `buttons` may also hold standing actions alone (no question)."""
 
     text: str
     buttons: Keyboard | None = None
+    question: str = ""
 
 
 @dataclass(frozen=True)

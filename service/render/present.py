@@ -56,11 +56,12 @@ def panel(
     text_mod = renderer(game_name)
     view = game.view(state, seat)
     names = _names(seat_names, view)
-    parts = [text_mod.private(view, seat, lang, names)]
+    text = text_mod.private(view, seat, lang, names)
     prompts = [p for p in game.pending(state) if p.seat == seat] if game.result(state) is None else []
     keyboard = None
+    question = ""
     if prompts:
-        parts.append(text_mod.prompt_line(prompts[0].kind, view, seat, lang, names))
+        question = text_mod.prompt_line(prompts[0].kind, view, seat, lang, names)
         actions = game.legal_actions(state, seat)
         keyboard = menus.build(
             actions,
@@ -77,7 +78,7 @@ def panel(
         labels = [menus.short(text_mod.label(a, view, seat, lang, names)) for a in standing]
         row = [Button(label, pack(game_id, seq, game.encode(a))) for label, a in zip(labels, standing, strict=True)]
         keyboard = [*(keyboard or []), row]
-    return Panel("\n\n".join(p for p in parts if p), keyboard)
+    return Panel(text, keyboard, question)
 
 
 def present(
