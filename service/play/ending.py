@@ -18,7 +18,7 @@ from service.play import board_post, presenting
 from service.render import board_image, narration
 from service.render.narration.messages import size
 from service.store import games as game_rows
-from service.store import outbox
+from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow
 
 
@@ -37,7 +37,9 @@ def announce(
 ) -> None:
     """Queue the closing message of the game the move (`seat`'s, with `events`) has just ended: on the final
     picture (its caption) when the game shows pictures and the text fits a caption, else as a text of its own."""
-    log = narration.moves(game.kind, game.config, game.seed, game_rows.action_log(s, game.id))
+    with session_scope() as read:  # its own: a bot's move on a cached table has no connection (`bot_move`)
+        codes = game_rows.action_log(read, game.id)
+    log = narration.moves(game.kind, game.config, game.seed, codes)
     log.append((game.seq, seat, list(events)))  # this move: not in the log until it commits
     text = closing_text(game.kind, state, log, game.language, names)
     picture = None
