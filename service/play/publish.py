@@ -141,7 +141,8 @@ def publish(
                 seat.prompt_seq = None
         lang = langs[seat.seat]
         new = seat.prompt_seq if seat.prompt_seq != asked else None  # a decision that comes now
-        recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if new is not None and asked is None else None
+        comes = new is not None and asked is None
+        recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if comes else None
         for line in [recap] if recap else pres.private_lines.get(seat.seat, []):
             outbox.enqueue(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
