@@ -65,8 +65,10 @@ def present(
     seat_langs: dict[int, str],
     seat_names: dict[int, str],
     people: set[int] | None = None,
+    with_image: bool = False,
 ) -> Presentation:
-    """The move's messages; panels and private lines only for `people` (seats played by people), if given."""
+    """The move's messages; panels and private lines only for `people` (seats played by people), if given;
+    `with_image`: the board's picture too."""
     if kind in RENDERED:
         return render_present(
             kind,
@@ -78,6 +80,7 @@ def present(
             seat_langs=seat_langs,
             seat_names=seat_names,
             people=people,
+            with_image=with_image,
         )
     return _generic_present(kind, state, events, game_id=game_id, seq=seq, seat_names=seat_names)
 

@@ -1,8 +1,9 @@
 """After a move (or a game start): render, write outbox rows, track each seat's prompt, set deadlines.
 
-Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board is
-edited only if its content changed (`games.board_digest`); a seat's panel only if what it shows changed (the
-seq its buttons carry does not count: an unchanged prompt keeps its `prompt_seq`, so its old buttons stay valid).
+Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board (a
+picture with its text, `board_post`) is edited only if its content changed (`games.board_digest`); a seat's panel
+only if what it shows changed (the seq its buttons carry does not count: an unchanged prompt keeps its
+`prompt_seq`, so its old buttons stay valid). A move's public events go to the group as one narrated message.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import asking, presenting
+from service.play import asking, board_post, presenting
+from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -86,13 +88,10 @@ def publish(
         seat_langs=langs,
         seat_names=names,
         people=set(users),
+        with_image=bool((game.options or {}).get("picture")),
     )
     group = (chat.platform, chat.platform_id)
-    board = {"text": pres.board}
-    board_digest = outbox.digest(board, pres.board_image)
-    if board_digest != game.board_digest:
-        game.board_digest = board_digest
-        outbox.upsert(s, *group, f"board:{game.id}", board, is_group=chat.is_group, photo=pres.board_image)
+    if board_post.post(s, game, chat, pres.board, pres.board_image):
         out.chats.add(group)
     lines = list(pres.lines)
     over = engine_game.result(state) is not None
@@ -101,8 +100,8 @@ def publish(
         game.silence = silence
         outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
-    if lines:
-        outbox.enqueue(s, *group, "send", {"text": "\n".join(lines)}, is_group=chat.is_group)
+    for text in narration.pack(lines):  # one message per move, split only past the platform's limit
+        outbox.enqueue(s, *group, "send", {"text": text}, is_group=chat.is_group)
         out.chats.add(group)
 
     pending = {} if over else {p.seat: p for p in engine_game.pending(state)}

@@ -28,7 +28,7 @@ class Presentation:
     """What one move produces for the chats.
 
     `board`: the group's board summary, edited in place (the worker skips the edit when unchanged).
-    `lines`: short public event lines worth a group message of their own (a quest won, a traitor revealed).
+    `lines`: the move's narrated public events (`service.render.narration`), sent to the group as one message.
     `panels`: per seat, the seat's private panel (the worker sends/edits only those whose text or buttons changed).
     `silence`: the card game's Morgan silence after this move (None for games without silence).
     `mentions`: seats that must decide now (the group summary mentions them).

@@ -17,6 +17,7 @@ from service.callback import pack
 from service.chat.base import Button
 from service.render import Panel, Presentation, menus
 from service.render.i18n import normalize, t
+from service.render.narration import narrate
 
 _TEXT_MODULES = {"board": "service.render.board_text", "cards": "service.render.cards_text"}
 
@@ -105,7 +106,7 @@ def present(
     board = text_mod.board(public_view, group_lang, names)
     if mentions:
         board += "\n" + t(group_lang, "waiting", names=", ".join(names.get(s, "?") for s in mentions))
-    lines = [line for e in events if e.public and (line := text_mod.event_line(e, None, group_lang, names))]
+    lines = narrate(game_name, events, group_lang, names)  # every public event, grouped by cause
     panels: dict[int, Panel] = {}
     private_lines: dict[int, list[str]] = {}
     for seat in names:
