@@ -94,6 +94,10 @@ class ChatAdapter(Protocol):
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None: ...
 
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        """A file attachment (a finished game's whole log as text)."""
+        ...
+
     async def delete(self, chat: str, message_id: str) -> None: ...
 
     async def pin(self, chat: str, message_id: str) -> bool:

@@ -89,6 +89,12 @@ def _log(s: Session, cmd: dict[str, Any], game: GameRow, me: User, args: list[st
         messages[-1] += "\n" + t(lang, "log.older", command=f"{prefix}log {page.page - 1}")
     for text in messages:
         _reply(s, cmd, text)
+    if over:  # the whole story as a file to keep
+        payload = {"text": t(lang, "log.file", game_id=game.id), "filename": f"camelot-{game.id}.txt"}
+        outbox.enqueue(
+            s, cmd["platform"], cmd["chat"], "document", payload, is_group=bool(cmd.get("is_group")),
+            photo=narration.log_file(lines),
+        )
     return "shown"
 
 

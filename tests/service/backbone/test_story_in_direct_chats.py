@@ -102,3 +102,7 @@ def test_log_after_the_end_reveals_every_seats_secrets(backbone_local, recording
     first_page = _last(recording, "group")
     for bot in ("Bot 1", "Bot 2", "Bot 3"):  # every seat's deal, revealed
         assert t("en", "narr.log.secret", name=bot, line="🃏") in first_page
+    attached = [c for c in recording.sent("group") if c.method == "send_document"]
+    assert len(attached) == 1 and attached[0].extra["filename"] == f"camelot-{game_id}.txt"
+    whole = attached[0].extra["data"].decode()
+    assert first_page.split("\n")[1] in whole and whole.count("\n") > first_page.count("\n")  # every page in it
