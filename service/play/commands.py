@@ -86,6 +86,7 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
             players=players,
             language=cmd.get("language"),
             user_name=cmd.get("user_name"),
+            title=cmd.get("chat_title"),
         )
         return status
     if verb in STORY or (verb == "status" and not cmd.get("is_group")):

@@ -150,7 +150,7 @@ def publish(
             out.chats.add(dm)
         if new is not None and p is not None:
             left = durations[pending[seat.seat].timing]
-            asking.ask(s, dm, game, seat.seat, new, asking.question_text(game, p, lang, left), p, reach)
+            asking.ask(s, dm, game, seat.seat, new, p, lang, left, reach)
             out.chats.add(dm)
         if seat.seat in pending and seat.prompt_seq is not None:
             prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)

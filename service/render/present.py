@@ -81,6 +81,15 @@ def panel(
     return Panel(text, keyboard, question)
 
 
+def action_label(
+    game_name: str, state: Any, seat: int, action: Any, lang: str, seat_names: dict[int, str] | None = None
+) -> str:
+    """A choice in words as its button said it to `seat` (rendered from the seat's own view of `state`, the state
+    it was chosen in): for the seat's own direct chat only."""
+    view = get_game(game_name).view(state, seat)
+    return renderer(game_name).label(action, view, seat, normalize(lang), _names(seat_names, view))
+
+
 def present(
     game_name: str,
     state: Any,
