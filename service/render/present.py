@@ -15,7 +15,7 @@ from engine import get_game
 from engine.core.events import Event
 from service.callback import pack
 from service.chat.base import Button
-from service.render import Panel, Presentation, menus
+from service.render import Panel, Presentation, explain, menus
 from service.render.i18n import normalize, t
 from service.render.narration import narrate
 
@@ -62,6 +62,8 @@ def panel(
     question = ""
     if prompts:
         question = text_mod.prompt_line(prompts[0].kind, view, seat, lang, names)
+        if card := explain.explanation(game_name, prompts[0].kind, view, lang):
+            question += "\n" + card
         actions = game.legal_actions(state, seat)
         keyboard = menus.build(
             actions,
