@@ -91,8 +91,8 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return status
     if verb in STORY or (verb == "status" and not cmd.get("is_group")):
         return story_commands.run(verb, args, cmd, admin)
-    if verb == "help":
-        return _help(cmd, game_id)
+    if verb in ("help", "welcome"):
+        return _help(cmd, game_id, welcome=verb == "welcome")
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":
@@ -112,11 +112,16 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
     return "bad_value"
 
 
-def _help(cmd: dict[str, Any], game_id: int | None) -> str:
+def _help(cmd: dict[str, Any], game_id: int | None, welcome: bool = False) -> str:
+    """The commands (and, on Matrix, how to answer with a number); `welcome`: a bare /start, greeted first."""
     with session_scope() as s:
         game = s.get(GameRow, game_id) if game_id is not None else None
         lang = game.language if game is not None else cmd.get("language")
-    _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), tr(lang, "lobby.help"))
+    parts = [tr(lang, "lobby.welcome")] if welcome else []
+    parts += [tr(lang, "lobby.help"), tr(lang, "lobby.help.story")]
+    if cmd["platform"] == "matrix":
+        parts.append(tr(lang, "lobby.help.numbers"))
+    _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), "\n\n".join(parts))
     return "shown"
 
 
