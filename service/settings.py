@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
     turn_deadline: float = 24 * 3600
     response_deadline: float = 3600
+    # A window asked of everyone so that nobody learns who could answer (who holds a Merlin): the default is played
+    # for whoever has not answered after this many seconds (`service.play.no_idle`).
+    window_deadline: float = 120
     # Reminders at these fractions of the deadline: first in the player's direct chat, later ones in the group.
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
     deadline_scan_interval: float = 15.0

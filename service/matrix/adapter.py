@@ -246,6 +246,29 @@ class MatrixAdapter:
         return event_id
 
     @_on_home_loop
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        """An `m.file` event (encrypted in an encrypted room) whose body is the caption."""
+        room = self.client.rooms.get(chat)
+        encrypt = bool(room and room.encrypted and self.client.olm)
+        async with _network():
+            resp, keys = await self.client.upload(
+                io.BytesIO(data), content_type="text/plain", filename=filename, filesize=len(data), encrypt=encrypt
+            )
+        if not isinstance(resp, UploadResponse):
+            raise _fail(resp)
+        content: dict[str, Any] = {
+            "msgtype": "m.file",
+            "body": caption or filename,
+            "filename": filename,
+            "info": {"mimetype": "text/plain", "size": len(data)},
+        }
+        if keys is not None:
+            content["file"] = {**keys, "url": resp.content_uri}
+        else:
+            content["url"] = resp.content_uri
+        return await self._send(chat, "m.room.message", content)
+
+    @_on_home_loop
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
