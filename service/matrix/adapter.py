@@ -42,7 +42,7 @@ from nio import (
 from PIL import Image
 
 from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError, delivering
-from service.matrix import numbered
+from service.matrix import numbered, rooms
 from service.matrix.choices import ChoiceMaps
 from service.matrix.mentions import mention_content
 
@@ -357,6 +357,14 @@ class MatrixAdapter:
         if self.choices.first_time(chat, "silence-power"):
             await self.send_text(chat, self.explain("silence_no_power"))
         return False
+
+    @_on_home_loop
+    async def open_table(self, community: str, title: str, people: Sequence[str]) -> str:
+        """A table's own room in the community's Space (`rooms`), linked from the community's room."""
+        async with _network():
+            room = await rooms.open_table(self.client, community, title, people)
+        await self.send_text(community, f"🏰 {title}: https://matrix.to/#/{room}")
+        return room
 
     # --- direct rooms -------------------------------------------------------------------------
     async def _direct_map(self) -> dict[str, str]:
