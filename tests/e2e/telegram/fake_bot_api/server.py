@@ -37,9 +37,10 @@ class FakeBotApi(People):
         bot_username: str = "camelot_test_bot",
         limits: RateLimits | None = None,
         spec: Spec | None = None,
+        first_id: int = 0,
     ) -> None:
         self.spec = spec or Spec.load()
-        self.world = World(token, bot_username, limits or RateLimits())
+        self.world = World(token, bot_username, limits or RateLimits(), first_id)
         self.methods = Methods(self.world)
         self.canonical = {name.lower(): name for name in self.spec.methods}
         self.errors: list[tuple[str, int, str]] = []  # every error answer: (method, code, description)
