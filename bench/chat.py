@@ -195,7 +195,7 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
         people.measure()
         moves_before, calls_before = _moves(ids), Counter(api.calls)
         with api.world.lock:
-            first_record = len(api.world.records)
+            first_record, first_error = len(api.world.records), len(api.errors)
         cpu_before = harness.cpu_seconds()
         started = time.monotonic()
         time.sleep(args.seconds)
@@ -205,6 +205,7 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
         calls = Counter(api.calls) - calls_before
         with api.world.lock:
             records = api.world.records[first_record:]
+            errors = Counter(f"{method} {code} {text[:40]}" for method, code, text in api.errors[first_error:])
         people.stop()
         answers = people.answer_latencies()
     finally:
@@ -219,7 +220,12 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
         _cleanup(ids, users, chats, since)
     f = _figures(args, moves, elapsed, people, answers, calls, records, cpu_before, cpu_after)
     f["reference_ms"], f["reference_start_ms"] = reference_cpu_seconds() * 1000, reference_start
+    sending = sum(n for method, n in calls.items() if method.startswith(MESSAGE_METHODS))
+    f["sending_calls_per_move"] = sending / max(1, moves)
+    f["errors_per_move"] = sum(errors.values()) / max(1, moves)
     _print(args, f, calls, calls_by_kind(records), moves)
+    if errors:
+        print("  refused calls per move: " + ", ".join(f"{k}: {n / max(1, moves):.2f}" for k, n in errors.items()))
     return f
 
 
@@ -282,6 +288,10 @@ def _print(
         f"  messages per move (sends and edits, media included: what Telegram's 30/s counts): "
         f"{f['messages_per_move']:.2f} (group {f['group_messages_per_move']:.2f}, "
         f"direct {f['direct_messages_per_move']:.2f})"
+    )
+    print(
+        f"  sending calls per move (sends and edits tried, refused ones too): {f['sending_calls_per_move']:.2f}; "
+        f"the figures below count the messages that changed a chat"
     )
     print(
         f"  one bot account at {TELEGRAM_MESSAGES_PER_S:.0f} messages/s: {f['bot_moves_per_s']:.1f} moves/s; "
