@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = 8
     delivery_shards: int = 4  # senders that may work at once per platform (each drains many chats); see outbox
     delivery_batch_window: float = 0.1  # seconds a shard's delivery waits to gather more messages (with a broker)
+    # Seconds a lease lasts unless renewed (`service.delivery.leases`): a dead gateway's delivery shards, a bot's
+    # long poll and a Matrix account's sync are taken over this long after it died.
+    lease_seconds: float = 10.0
 
     # /metrics, /healthz and /readyz of each process (`service.observability.http`); 0 = no such server. Several
     # processes on one host take the first free port of METRICS_PORT … METRICS_PORT + METRICS_PORTS - 1.

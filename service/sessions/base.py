@@ -94,6 +94,19 @@ class Sessions(ABC):
         """A lock held at most `timeout` seconds (so a killed holder cannot block forever)."""
 
     @abstractmethod
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        """Take lease `name` for `holder`, or renew it if `holder` has it, for `ttl` seconds: True if `holder` holds
+        it now; False while another holder's lease is live (it lapses `ttl` after its last renewal)."""
+
+    @abstractmethod
+    def drop_lease(self, name: str, holder: str) -> None:
+        """Give lease `name` up, if `holder` holds it (never another's)."""
+
+    @abstractmethod
+    def lease_holder(self, name: str) -> str | None:
+        """Who holds lease `name` now (None: nobody)."""
+
+    @abstractmethod
     def mark(self, key: str, ttl: float = 86400.0) -> bool:
         """Set an idempotency key; True if it was not set before."""
 

@@ -73,6 +73,20 @@ return 1
 """
 
 
+# A lease: taken when free (or lapsed: its key expired), renewed by its holder, never taken from a live holder.
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_DROP_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
 class RedisSessions(Sessions):
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url)
@@ -80,6 +94,8 @@ class RedisSessions(Sessions):
         self._penalize = self.client.register_script(_PENALIZE)
         self._claim = self.client.register_script(_CLAIM)
         self._release = self.client.register_script(_RELEASE)
+        self._lease = self.client.register_script(_LEASE)
+        self._drop_lease = self.client.register_script(_DROP_LEASE)
         self._local = threading.local()  # .batch: the commands of the open `pipelined` block
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
@@ -182,6 +198,16 @@ class RedisSessions(Sessions):
             # held longer than `timeout`: another holder may already have it
             with suppress(redis.exceptions.LockNotOwnedError):
                 lock.release()
+
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        return bool(self._lease(keys=[f"{P}lease:{name}"], args=[holder, max(1, int(ttl * 1000))]))
+
+    def drop_lease(self, name: str, holder: str) -> None:
+        self._drop_lease(keys=[f"{P}lease:{name}"], args=[holder])
+
+    def lease_holder(self, name: str) -> str | None:
+        raw = self.client.get(f"{P}lease:{name}")
+        return raw.decode() if raw is not None else None
 
     def mark(self, key: str, ttl: float = 86400.0) -> bool:
         return bool(self.client.set(f"{P}mark:{key}", b"1", nx=True, px=int(ttl * 1000)))
