@@ -150,10 +150,6 @@ class _Face:
     """Black Knight and Lancelot/Dragon cards may go face down; the drawer then takes one white card."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("face", ("up",)), Action("face", ("down",))]
 

@@ -1,8 +1,8 @@
 """The registry of frame kinds: decisions (someone must choose) and automatic steps.
 
-A decision kind registers `who` (seats asked now), `legal` (their actions) and `act` (apply one answer);
-`timeout` gives the safe default for response windows. An automatic kind registers one function that runs when
-its frame reaches the top of the stack. Rule modules fill these tables at import time.
+A decision kind registers `who` (seats asked now; the current player when it names none), `legal` (their actions)
+and `act` (apply one answer); `timeout` gives the safe default for response windows. An automatic kind registers
+one function that runs when its frame reaches the top of the stack. Rule modules fill these tables at import time.
 """
 
 from __future__ import annotations
@@ -33,12 +33,17 @@ DECISIONS: dict[str, Decision] = {}
 AUTO: dict[str, Callable[[BoardState, Frame, Events], None]] = {}
 
 
+def current_player(s: BoardState, frame: Frame) -> list[int]:
+    return [s.current]
+
+
 def decision(kind: str, **kw: Any) -> Callable[[Any], Any]:
-    """Register a decision kind from a namespace class with `who`, `legal`, `act` (and optional `timeout`)."""
+    """Register a decision kind from a namespace class with `legal`, `act` (and optional `who`, `timeout`)."""
 
     def register(ns: Any) -> Any:
         DECISIONS[kind] = Decision(
-            who=ns.who, legal=ns.legal, act=ns.act, timeout=getattr(ns, "timeout", None), **kw,
+            who=getattr(ns, "who", current_player), legal=ns.legal, act=ns.act, timeout=getattr(ns, "timeout", None),
+            **kw,
         )
         return ns
 

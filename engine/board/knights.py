@@ -88,10 +88,6 @@ class _PercivalBury:
     """Percival with Lancelot's Armor saw two black cards: one goes under the deck, the other back on top."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("bury", (i,)) for i in range(len(frame["cards"]))]
 

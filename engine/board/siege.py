@@ -34,10 +34,6 @@ class _Siege:
     """Play any number of fight cards, then roll the d8: the sum (+1 with Excalibur) must beat the roll."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("roll")] + [Action("add", (v,)) for v in fight_values(s.hands[seat])]
 

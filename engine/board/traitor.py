@@ -92,10 +92,6 @@ class _TraitorEvil:
     """Then he adds a siege engine or draws and applies the top black card."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return turns.evil_options(s)
 

@@ -63,10 +63,6 @@ class _Evil:
     """Draw a black card, add a siege engine, or lose a life point (Percival may look at the top card first)."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         if s.revealed[seat]:  # he unmasked himself with Fate a moment ago: no life to lose
             return evil_options(s)
@@ -160,10 +156,6 @@ class _Heroic:
     """One heroic action of the five types (move, quest action, special card, heal, accuse), plus free powers."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return heroic_actions(s, seat)
 
@@ -197,10 +189,6 @@ def post_actions(s: BoardState, seat: int) -> list[Action]:
 @decision("post", rule="B-SACRIFICE", turn=True)
 class _Post:
     """After the heroic action: end the turn, sacrifice a life for a second action of another type, or use a power."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
 
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:

@@ -226,10 +226,6 @@ class _Clairvoyance:
     """Put the looked-at black cards back in the order of choice: pick the next card from the top each time."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("top", (i,)) for i in range(len(frame["cards"]))]
 

@@ -51,10 +51,6 @@ class _Armor:
     under the black deck, unseen by the others."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("armor", (i,)) for i in range(len(frame["cards"]))]
 

@@ -60,10 +60,6 @@ class _WarChoice:
     """Mercenaries join, or Mordred strengthens, the war of the drawer's choice."""
 
     @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         return [Action("war", (w,)) for w in cat.WARS]
 
