@@ -7,7 +7,7 @@
 - `skip_gesture`: start at the first turn without the opening gesture;
 - `board`: state fields to overwrite after setup (`life`, `loc`, `engines`, `swords_white`, `relics`,
   `black_knight_white`, `black_knight_black` rows `[card, face_down, seat]`, `grail_black`, `grail_white`,
-  `war_black`, `excalibur_position`, …; the short names of `state.RENAMED` too); cards it puts on the board are taken
+  `war_black`, `excalibur_position`, …; the short names of `_SHORT_KEYS` too); cards it puts on the board are taken
   out of the decks so that all 168 cards stay accounted for.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.board import catalogue as cat
 from engine.board import turns
-from engine.board.state import RENAMED, BoardState, new_state
+from engine.board.state import BoardState, new_state
 from engine.core.errors import IllegalAction
 from engine.core.events import Event, private, public
 from engine.core.rng import Rng
@@ -34,6 +34,13 @@ DEFAULTS: dict[str, Any] = {
     "war_any_order": False,  # [choice] Czech seed: Picts/Saxons cards in any order
     "first": None,  # starting seat when King Arthur is not in play, else random
 }
+_SHORT_KEYS = {
+    "bk_white": "black_knight_white", "bk_black": "black_knight_black", "lance_stage": "lancelot_stage",
+    "lance_white": "lancelot_white", "lance_black": "lancelot_black", "excal_pos": "excalibur_position",
+    "excal_done": "excalibur_done",
+}
+"""The `board` keys' short names before issue 22, still read: golden playthroughs' headers and the service's tests
+script tables with them."""
 _BOARD_CARDS = ("black_knight_white", "lancelot_white", "grail_black")
 
 
@@ -76,7 +83,7 @@ def setup(config: dict[str, Any], seed: int) -> tuple[BoardState, list[Event]]:
     black = [c for c, k in cat.BLACK_COUNTS.items() for _ in range(k)]
     rng.shuffle(white)
     rng.shuffle(black)
-    board = {RENAMED.get(field, field): value for field, value in (stack.get("board") or {}).items()}
+    board = {_SHORT_KEYS.get(field, field): value for field, value in (stack.get("board") or {}).items()}
     for field in _BOARD_CARDS:
         for card in board.get(field, []):
             _take(white if field != "grail_black" else black, card)

@@ -24,14 +24,6 @@ _FIELDS = (
     "swords_white", "swords_black", "engines", "frames", "turn", "result", "dice", "turns", "known",
 )
 
-RENAMED = {
-    "bk_white": "black_knight_white", "bk_black": "black_knight_black", "lance_stage": "lancelot_stage",
-    "lance_white": "lancelot_white", "lance_black": "lancelot_black", "excal_pos": "excalibur_position",
-    "excal_done": "excalibur_done",
-}
-"""Fields' short names before issue 22, still read: in states cached by the service, and in the test-only stack's
-`board` keys (the golden playthroughs' headers and the service's tests script tables with them)."""
-
 
 class BoardState:
     """One game. Fields are documented where `new_state` sets them."""
@@ -45,10 +37,9 @@ class BoardState:
         return data
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        """Unpickle (the service caches states); one cached before `known` existed gets it empty, one cached before
-        the fields' full names gets them (`RENAMED`)."""
+        """Unpickle (the service caches states); one cached before `known` existed gets it empty."""
         for field, value in state[1].items():
-            setattr(self, RENAMED.get(field, field), value)
+            setattr(self, field, value)
         if "known" not in state[1]:
             self.known = [[[] for _ in range(self.n)] for _ in range(self.n)]
 

@@ -32,8 +32,6 @@ _LISTS = (
     "gawain_seen",
 )
 _NESTED = ("known", "looks", "knights", "tristan_seen")
-RENAMED = {"loy": "loyalty", "loy_public": "loyalty_public", "res": "resolution"}
-"""Fields' short names before issue 22, still read in states the service cached."""
 
 
 class State:
@@ -49,11 +47,6 @@ class State:
         "held_seen", "quest", "accusing", "resolution", "traitor_hand", "traitor_seen", "gawain_hand", "gawain_seen",
         "vivien", "end_done", "end_flips", "result",
     )
-
-    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        """Unpickle (the service caches states); one cached before the fields' full names gets them (`RENAMED`)."""
-        for name, value in state[1].items():
-            setattr(self, RENAMED.get(name, name), value)
 
     def copy(self) -> State:
         new = State.__new__(State)

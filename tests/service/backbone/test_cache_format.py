@@ -12,7 +12,8 @@ from engine import get_game
 from service.sessions.base import CACHE_FORMAT
 from service.store import games
 
-SHAPES = {2: "176cd986554d6293"}  # CACHE_FORMAT → the digest of `_shape()`
+# CACHE_FORMAT → the digest of `_shape()` (3: the engine states' full field names, issue 22)
+SHAPES = {2: "176cd986554d6293", 3: "1cadd47e65719f44"}
 
 
 def _shape() -> str:
