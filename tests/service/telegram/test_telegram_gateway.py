@@ -80,7 +80,8 @@ def test_group_commands_become_inbound_commands(world: Any) -> None:
     api.say(ann, group.id, "/newgame@camelot_test_bot cards 4")
     api.say(ann, group.id, "/status")
     api.say(ann, group.id, "/frobnicate")
-    (newgame, status) = wait_submitted(api, rec, 2)
+    submitted = {c.command: c for c in wait_submitted(api, rec, 2)}  # two updates: handled concurrently, any order
+    newgame, status = submitted["newgame"], submitted["status"]
     assert (newgame.kind, newgame.command, newgame.args) == ("command", "newgame", ("cards", "4"))
     assert newgame.chat == str(group.id) and newgame.user == str(ann.id) and newgame.is_group
     assert newgame.language == "it" and newgame.user_name == "Ann"
