@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service.play import lobby, presenting, ratings_commands, tournament_commands
+from service.play import days_commands, lobby, presenting, ratings_commands, tournament_commands
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
@@ -30,6 +30,8 @@ ROUTED = {
     "tournament_tap": tournament_commands.run,
     "ratings": ratings_commands.run,
     "me": ratings_commands.run,
+    "sub": days_commands.run,
+    "days_tap": days_commands.run,
 }
 
 
@@ -88,12 +90,12 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return status
     if verb in ("help", "rules"):
         return _explain(verb, cmd, game_id)
+    if verb == "leave":  # a lobby's seat, or a running game's (confirmed in the direct chat)
+        return days_commands.leave(cmd, game_id)
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":
         return lobby.join(game_id, platform, user, cmd.get("user_name"))
-    if verb == "leave":
-        return lobby.leave(game_id, platform, user)
     if verb == "start":
         return lobby.start(game_id, platform, user, is_admin=admin)
     if verb == "abort":

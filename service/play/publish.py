@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 from engine import get_game
 from engine.core.events import Event
 from service.play import presenting
+from service.play.pilots import moving_seats
+from service.render import days as days_text
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -49,11 +51,13 @@ def direct_chat_of(user: User) -> str:
     return marker if len(marker) <= CHAT_MAX else by_id
 
 
-def seat_name(seat: Seat, users: dict[int, User]) -> str:
+def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None) -> str:
+    """The seat's name as others see it, with its mark when the autopilot plays it or its owner is away
+    (`service.render.days.mark`)."""
     user = users.get(seat.seat)
-    if user is not None:
-        return user.name or user.platform_id
-    return f"Bot {seat.seat + 1}"
+    name = (user.name or user.platform_id) if user is not None else f"Bot {seat.seat + 1}"
+    mark = days_text.mark(lang, seat.pilot, user.away_until if user is not None else None, utcnow())
+    return f"{name} {mark}" if mark else name
 
 
 def publish(
@@ -71,7 +75,7 @@ def publish(
     deadlines of games with people: a caller that writes them itself takes `Published.prompts`)."""
     engine_game = get_game(game.kind)
     out = Published()
-    names = {seat.seat: seat_name(seat, users) for seat in seats}
+    names = {seat.seat: seat_name(seat, users, game.language) for seat in seats}
     langs = {
         seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
         for seat in seats
@@ -88,7 +92,7 @@ def publish(
         people=set(users),
     )
     group = (chat.platform, chat.platform_id)
-    board = {"text": pres.board}
+    board = {"text": days_text.paused_board(game.language, pres.board) if game.paused_at else pres.board}
     board_digest = outbox.digest(board, pres.board_image)
     if board_digest != game.board_digest:
         game.board_digest = board_digest
@@ -136,7 +140,7 @@ def publish(
         for line in pres.private_lines.get(seat.seat, []):
             outbox.enqueue(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
-        if seat.seat in pending and seat.prompt_seq is not None:
+        if seat.seat in pending and seat.prompt_seq is not None and seat.pilot is None:  # the autopilot has no clock
             prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)
             if not was_prompted:  # an edited panel does not ring the phone: a short message does
                 text = presenting.t(langs[seat.seat], "notice.your_turn", game_id=game.id)
@@ -160,6 +164,9 @@ def publish(
         "prompts": {str(seat): seq for seat, (seq, _) in prompts.items()},
         # seats with a standing action (the gateways' precheck lets their taps through); kept out of every message
         "standing": [seat for seat in users if not over and engine_game.standing_actions(state, seat)],
+        # the autopilot's seats (their owner's tap may take them back) and who lost a seat here (told it is not theirs)
+        "piloted": sorted(moving_seats({"piloted": opts.get("piloted")})),
+        "former": list(opts.get("former") or ()),
     }
     return out
 

@@ -14,6 +14,7 @@ from sqlalchemy import delete, exists, select
 
 from service.play import presenting
 from service.play.hand_on import resume_checked
+from service.play.pilots import moving_seats
 from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
 from service.sessions import get_sessions
@@ -95,7 +96,7 @@ def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
         for game_id, seq, options, updated in rows:
             options = options or {}
             pace = float(options.get("bot_delay") or 0.0)
-            if not options.get("bot_seats") or updated > now - timedelta(seconds=grace + 3 * pace):
+            if not moving_seats(options) or updated > now - timedelta(seconds=grace + 3 * pace):
                 continue
             if not sessions.marked(resume_checked(game_id, seq)):  # not already found with no bot to move at this seq
                 stalled.append(game_id)

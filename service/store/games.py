@@ -252,11 +252,12 @@ def save_move_if_current(
     """Write a move computed from a cached table (PostgreSQL only), unless the game moved on: the same writes as
     `save_move` plus the move's deadlines (`deadlines`: the rows for the open prompts of a game with people, None
     for one without), as one statement in its own transaction, applied only if the game is still active at the
-    seq before the move (`game.seq - 1`). Returns whether it was. No lock is taken: a concurrent move waits on the
+    seq before the move (`game.seq - 1`) with the roster it was computed for (`GameRow.roster`: no seat changed
+    hands meanwhile). Returns whether it was. No lock is taken: a concurrent move waits on the
     row the statement updates, and then finds the seq changed. One round trip instead of four (BEGIN, the lock,
     the write, COMMIT): a quarter less CPU a move, counting PostgreSQL's."""
     changed, params = _move_params(game, table, seat, code, by, rows)
-    params.update(before=game.seq - 1, result=Json(game.result))
+    params.update(before=game.seq - 1, result=Json(game.result), roster=game.roster)
     for n in range(len(rows)):
         params[f"payload{n}"] = Json(params[f"payload{n}"])
     if deadlines is not None:
@@ -283,7 +284,7 @@ def _current_move_sql(seats: int, rows: int, deadlines: int | None) -> str:
     ctes = [
         "g AS (UPDATE games SET seq = %(seq)s, status = %(status)s, result = %(result)s, board_digest = %(digest)s, "
         "silence = %(silence)s, updated = %(now)s WHERE id = %(id)s AND seq = %(before)s AND status = 'active' "
-        "RETURNING id)",
+        "AND roster = %(roster)s RETURNING id)",
         "a AS (INSERT INTO actions (game_id, seq, seat, code, by, created) "
         "SELECT id, %(seq)s, %(seat)s, %(code)s, %(by)s, %(now)s FROM g)",
     ]

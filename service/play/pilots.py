@@ -1,0 +1,35 @@
+"""Who the autopilot plays for: the names the seats, the options and the moves share (`service.play.autopilot` makes
+the changes).
+
+A person's seat is handed to the autopilot (`Seat.bot` = AUTOPILOT, `Seat.pilot` = why) when its owner leaves, has
+timed out IDLE_LIMIT times in a row, is away past the game's limit, or an admin says so. The autopilot is the timeout
+policy (`engine timeout_action`: the safe default in a response window, else the heuristic bot's move as if loyal),
+so it plays a seat without regard to its loyalty and reveals nothing. Its seats move at once, as bots do
+(`options["piloted"]` beside `options["bot_seats"]`); they have no deadline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+AUTOPILOT = "autopilot"
+LEFT, IDLE, AWAY, FORCED = "left", "idle", "away", "forced"
+RECLAIMABLE = (IDLE, AWAY)  # the owner's next tap takes the seat back
+WANTED = (LEFT, IDLE, FORCED)  # a substitute may take the seat
+IDLE_LIMIT = 2  # timeouts in a row that hand a seat to the autopilot (lobby option "idle")
+AWAY_LIMIT_HOURS = 72.0  # how far a vacation may push one deadline in a game (lobby option "away")
+
+
+def moving_seats(options: dict[str, Any] | None) -> set[int]:
+    """The seats whose moves are handed on at once: bots and the autopilot's."""
+    opts = options or {}
+    return set(opts.get("bot_seats") or ()) | set(opts.get("piloted") or ())
+
+
+def idle_limit(options: dict[str, Any] | None) -> int:
+    return int((options or {}).get("idle_limit") or IDLE_LIMIT)
+
+
+def away_limit(options: dict[str, Any] | None) -> float:
+    """Seconds a vacation may add to one deadline of the game."""
+    return float((options or {}).get("away_limit") or AWAY_LIMIT_HOURS * 3600)
