@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     tap_rate_limit: str = "15 per 10 seconds"
     command_rate_limit: str = "10 per minute"
 
+    # About how many seconds a bot waits before each move in a chat game, so people can follow what it did (a
+    # group takes about 20 messages a minute on Telegram); 0 plays at once. The terminal game never waits.
+    chat_bot_delay: float = 5.0
+    # The pinned board of a chat game is a picture with the text as its caption (off: the text alone).
+    board_pictures: bool = True
     # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
     turn_deadline: float = 24 * 3600
     response_deadline: float = 3600

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests
+from engine.board import known, ops
 from engine.board.frames import Events, Frame, auto, decision
+from engine.board.quests import excalibur, fight, grail, rewards, wars
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
@@ -33,10 +34,10 @@ def _draw_black(s: BoardState, frame: Frame, ev: Events) -> None:
     if card is None:  # both black piles empty: Evil advances on Camelot instead
         ops.add_engines(s, 1, ev, "no_black_card")
         return
-    _drawn(s, card, frame["no_merlin"], ev)
+    drawn(s, card, frame["no_merlin"], ev)
 
 
-def _drawn(s: BoardState, card: str, no_merlin: bool, ev: Events) -> None:
+def drawn(s: BoardState, card: str, no_merlin: bool, ev: Events) -> None:
     """A black card is drawn: told (a Black Knight or Lancelot card only to its drawer), then the cancel window
     if anybody could cancel it, then its effect."""
     if hidden_draw(s, card):  # it may still go face down: only the drawer sees its value for now
@@ -53,45 +54,6 @@ def _drawn(s: BoardState, card: str, no_merlin: bool, ev: Events) -> None:
         )
     else:
         ops.push(s, {"kind": "resolve_black", "card": card})
-
-
-@auto("armor_draw")
-def _armor_draw(s: BoardState, frame: Frame, ev: Events) -> None:
-    first = ops.draw_black(s)
-    second = ops.draw_black(s) if first is not None else None
-    if second is None:  # fewer than two black cards left in both piles: a plain draw
-        if first is None:
-            ops.add_engines(s, 1, ev, "no_black_card")
-        else:
-            _drawn(s, first, False, ev)
-        return
-    cards = [first, second]
-    ev.append(public("armor_draw", seat=s.current, count=2))
-    ev.append(private("black_seen", s.current, cards=list(cards), why="armor"))
-    ops.push(s, {"kind": "armor", "cards": cards})
-
-
-@decision("armor", rule="B-KNIGHT", turn=True)
-class _Armor:
-    """The Armor's holder keeps one of the two black cards he drew (it is resolved as drawn); the other goes
-    under the black deck, unseen by the others."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("armor", (i,)) for i in range(len(frame["cards"]))]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        cards = frame["cards"]
-        kept = cards.pop(action.args[0])
-        s.black_deck[:0] = cards
-        ev.append(public("armor_kept", seat=seat))
-        _drawn(s, kept, False, ev)
 
 
 def hidden_draw(s: BoardState, card: str) -> bool:
@@ -166,20 +128,15 @@ def _resolve_black(s: BoardState, frame: Frame, ev: Events) -> None:
     if card in cat.FACE_DOWN_ABLE:
         where = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else s.lance_stage
         if s.revealed[s.current]:
-            quests.place_fight_black(s, where, card, False, s.current, ev)
+            fight.place_black(s, where, card, False, s.current, ev)
         else:
             ops.push(s, {"kind": "face", "card": card, "quest": where})
     elif card in ("despair", "desolation"):
-        if card == "desolation" and s.grail_white:
-            s.grail_white -= 1
-            s.white_discard.append("grail")
-            ev.append(public("grail_lost", why="desolation"))
-        quests.place_despair(s, card, ev)
+        grail.black_card(s, card, ev)
     elif card == "excalibur":
-        s.black_discard.append(card)
-        quests.move_excalibur(s, -1, None, ev)
+        excalibur.black_card(s, ev)
     elif card in cat.WARS:
-        quests.add_figure(s, card, card, ev)
+        wars.add_figure(s, card, card, ev)
     elif card in ("mercenaries", "mordred"):
         ops.push(s, {"kind": "war_choice", "card": card})
     else:
@@ -198,7 +155,7 @@ def _special(s: BoardState, card: str, ev: Events) -> None:
     elif card == "guinevere":
         for i in ops.living(s):
             if s.loc[i] != cat.CAMELOT:
-                quests.leave_location(s, i, cat.CAMELOT)
+                rewards.leave_location(s, i, cat.CAMELOT)
         ev.append(public("all_to_camelot", why="guinevere"))
         s.turn["cut"] = True
     elif card == "morgan_lose_life":
@@ -242,32 +199,7 @@ class _Face:
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         s.frames.pop()
-        quests.place_fight_black(s, frame["quest"], frame["card"], action.args[0] == "down", seat, ev)
-
-
-@decision("war_choice", rule="B-BLACK", turn=True)
-class _WarChoice:
-    """Mercenaries join, or Mordred strengthens, the war of the drawer's choice."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("war", (w,)) for w in cat.WARS]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        war = action.args[0]
-        if frame["card"] == "mordred":
-            if s.mordred is not None:  # only one Mordred exists; kept for safety of scripted states
-                s.black_discard.append("mordred")
-            s.mordred = war
-            ev.append(public("mordred", war=war))
-        else:
-            quests.add_figure(s, war, frame["card"], ev)
+        fight.place_black(s, frame["quest"], frame["card"], action.args[0] == "down", seat, ev)
 
 
 @decision("volunteer", rule="B-BLACK")

@@ -26,9 +26,10 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.board import blacks, ending, known, ops, quests, splits, turns, whites  # noqa: F401  (registers frames)
+from engine.board import blacks, ending, knights, known, ops, siege, splits, turns, whites  # noqa: F401  (registers frames)
 from engine.board import catalogue as cat
 from engine.board.frames import DECISIONS
+from engine.board.quests import excalibur, fight, grail, lancelot, rewards, wars  # noqa: F401  (registers frames)
 from engine.board.setup import setup
 from engine.board.state import BoardState
 from engine.board.views import public_view, seat_view

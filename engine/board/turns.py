@@ -3,9 +3,11 @@ checks (`ending`) until somebody has to decide."""
 
 from __future__ import annotations
 
-from engine.board import blacks, ending, ops, quests, whites
+from engine.board import blacks, ending, ops, whites
 from engine.board import catalogue as cat
 from engine.board.frames import AUTO, DECISIONS, Events, Frame, auto, decision
+from engine.board.quests import rewards
+from engine.board.quests.actions import do_quest_action, quest_actions
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
@@ -145,7 +147,7 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
     if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat):
         acts += _moves(s, seat)
     if "quest" not in used:
-        acts += quests.quest_actions(s, seat)
+        acts += quest_actions(s, seat)
     if "special" not in used and not s.turn["special"]:
         acts += whites.special_actions(s, seat)
     if "heal" not in used:
@@ -160,7 +162,7 @@ def _has_normal_action(s: BoardState, seat: int) -> bool:
     used = s.turn["types"]
     if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat) and _moves(s, seat):
         return True
-    if "quest" not in used and quests.quest_actions(s, seat):
+    if "quest" not in used and quest_actions(s, seat):
         return True
     if "heal" not in used and whites.heal_actions(s, seat):
         return True
@@ -192,7 +194,7 @@ def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
 
 
 def _move(s: BoardState, seat: int, where: str, ev: Events) -> None:
-    quests.leave_location(s, seat, where)
+    rewards.leave_location(s, seat, where)
     ev.append(public("moved", seat=seat, to=where))
 
 
@@ -225,7 +227,7 @@ class _Heroic:
         elif kind == "accuse":
             whites.accuse(s, seat, action.args[0], ev)
         else:
-            quests.do_quest_action(s, seat, action, ev)
+            do_quest_action(s, seat, action, ev)
 
 
 def post_actions(s: BoardState, seat: int) -> list[Action]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests, splits
+from engine.board import known, ops, splits
 from engine.board.frames import Events, Frame, decision
+from engine.board.quests import excalibur, fight, rewards
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
@@ -114,7 +115,7 @@ def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
         s.heroism = arg
     elif card == "lady_of_the_lake":
         if quest_open(s, "excalibur"):
-            quests.move_excalibur(s, 1, seat, ev)
+            excalibur.move(s, 1, seat, ev)
         else:
             ops.change_life(s, seat, cat.LADY_LIFE, ev, card)
     elif card == "messenger":
@@ -136,7 +137,7 @@ def _merlin(s: BoardState, target: str, ev: Events) -> None:
         s.engines -= 1
         ev.append(public("siege_engines", count=-1, total=s.engines, why="merlin"))
     elif target in cat.FIGHT_QUESTS:
-        _, black = quests.fight_rows(s, target)
+        _, black = fight.fight_rows(s, target)
         s.black_discard.append(black.pop()[0])
     elif target == "grail":
         s.black_discard.append(s.grail_black.pop())
@@ -169,7 +170,7 @@ def accuse(s: BoardState, seat: int, target: int, ev: Events) -> None:
 def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
     """The revealed Traitor discards his white cards, leaves the board, loses Excalibur and the Grail. A question
     he was asked meanwhile is answered for him with its safe default (see `turns.advance`), as for the dead."""
-    quests.leave_location(s, seat, None)
+    rewards.leave_location(s, seat, None)
     s.white_discard.extend(s.hands[seat])
     s.hands[seat] = []
     known.cleared(s, seat)
@@ -211,7 +212,7 @@ class _Convocation:
         s.frames.pop()
         for i in frame["going"]:
             if s.alive[i] and not s.revealed[i]:
-                quests.leave_location(s, i, cat.CAMELOT)
+                rewards.leave_location(s, i, cat.CAMELOT)
                 ev.append(public("moved", seat=i, to=cat.CAMELOT, why="convocation"))
         _convocation_draw(s, ev)
 

@@ -49,6 +49,7 @@ class Inbound:
     user_name: str | None = None
     language: str | None = None  # the user's client language, if the platform tells it
     is_group: bool = False
+    forum: bool = False  # a community of many tables (a Telegram forum supergroup): /newgame opens a table of its own
 
 
 @dataclass(frozen=True, slots=True)

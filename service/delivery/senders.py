@@ -21,6 +21,7 @@ from sqlalchemy import select, update
 
 from service.chat.base import ChatAdapter, RateLimited, TransientError
 from service.chat.registry import get_adapter
+from service.delivery import tables
 from service.delivery.loop import run
 from service.delivery.sends import SendResult, perform
 from service.play.presenting import t
@@ -78,7 +79,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
             booked.write()  # before reading again: those rows are done
             with get_engine().connect() as conn:
                 rows = outbox.pending_for_chat(conn, platform, chat, BATCH)
-            if not rows or _readdressed(adapter, platform, chat):
+            if not rows or _readdressed(adapter, platform, chat) or tables.opened(adapter, platform, chat):
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
             for row in _newest_edits(rows, booked.superseded):
@@ -130,7 +131,7 @@ def deliver_shard(platform: str, shard: int) -> int:
                 by_chat.setdefault(row.chat, []).append(row)
             plan: list[tuple[Any, str | None]] = []  # the rows each chat may send now, in order
             for chat, chat_rows in by_chat.items():
-                if _readdressed(adapter, platform, chat):
+                if _readdressed(adapter, platform, chat) or tables.opened(adapter, platform, chat):
                     continue
                 for row in _newest_edits(chat_rows, booked.superseded):
                     delay, real_chat = _ready(adapter, row, settings)

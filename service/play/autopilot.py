@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import pilots
+from service.play import asking, pilots
 from service.play.hand_on import request_deliveries, schedule_bot
 from service.play.publish import direct_chat_of, publish
 from service.play.state import load_state
@@ -82,6 +82,8 @@ def hand_over(
     seat.bot, seat.pilot, seat.timeouts = pilots.AUTOPILOT, reason, 0
     if reason == pilots.LEFT and owner is not None:
         _dismiss(s, game, seat, chat, owner)
+    elif owner is not None:  # theirs to take back: a button for it, as their questions stop
+        _offer_back(s, game, seat, chat, owner)
     log(s, game, "autopilot", seat.seat, owner, actor, reason=reason)
     if tell:
         announce(s, game, seat.seat, chat, reason, name)
@@ -131,15 +133,29 @@ def call_substitute(s: Session, game: GameRow, seat: int, chat: Chat, name: str)
     )
 
 
+def _offer_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User) -> None:
+    lang = owner.language or game.language
+    dm = (chat.platform, direct_chat_of(owner))
+    msgid = "days.offer_back" if seat.pilot in pilots.RECLAIMABLE else "days.forced_notice"
+    text, keyboard = texts.confirm(lang, game.id, "reclaim", seat.seat, owner.id, msgid)
+    payload = {"text": text, "buttons": texts.buttons(keyboard) if seat.pilot in pilots.RECLAIMABLE else None}
+    outbox.enqueue(s, *dm, "send", payload)
+    s.info.setdefault("days_chats", set()).add(dm)
+
+
 def _dismiss(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User) -> None:
     """`owner` loses the seat: no user on it, their platform id among the former owners (their taps are told the
     seat is no longer theirs), and their panel's message edited to say so, without buttons."""
     seat.user_id = None
     former = set(game.options.get("former") or ()) | {owner.platform_id}
     game.options = {**game.options, "former": sorted(former)}
-    text = texts.t(owner.language or game.language, "days.no_longer_yours", game_id=game.id)
-    outbox.upsert(s, chat.platform, direct_chat_of(owner), f"panel:{game.id}:{seat.seat}", {"text": text})
-    s.info.setdefault("days_chats", set()).add((chat.platform, direct_chat_of(owner)))
+    lang = owner.language or game.language
+    dm = (chat.platform, direct_chat_of(owner))
+    if seat.prompt_seq is not None:  # the question they were asked loses its buttons
+        asking.close(s, dm, game.id, seat.seat, seat.prompt_seq, lang, answered=False)
+    text = texts.t(lang, "days.no_longer_yours", game_id=game.id)
+    outbox.upsert(s, *dm, asking.panel_ref(game.id, seat.seat), {"text": text})
+    s.info.setdefault("days_chats", set()).add(dm)
 
 
 def log(

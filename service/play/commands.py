@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service.play import days_commands, lobby, presenting, ratings_commands, tournament_commands
+from service.play import days_commands, lobby, presenting, ratings_commands, tables, tournament_commands
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
@@ -80,7 +80,7 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         players = next((int(a) for a in args if a.isascii() and a.isdigit() and len(a) <= 3), None)
         status, _ = lobby.create(
             platform,
-            cmd["chat"],
+            tables.new_address(cmd["chat"]) if cmd.get("forum") else cmd["chat"],
             user,
             kind=kind,
             players=players,

@@ -24,7 +24,7 @@ from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow, Seat, User
 from service.store.users import chat_for, user_for
 
-TAPS = ("sub", "sub_ok", "quit")  # the buttons of this module (`dispatch` routes them here as "days_tap")
+TAPS = ("sub", "sub_ok", "quit", "reclaim")  # the buttons of this module (`dispatch` routes them here as "days_tap")
 
 
 def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
@@ -125,6 +125,9 @@ def _tap(args: list[str], cmd: dict[str, Any]) -> str:
         return "forged"  # a confirmation works only in the hands of the one it was sent to
     if verb == "quit":
         return _quit(game_id, int(seat), me.id)
+    if verb == "reclaim":
+        status = autopilot.reclaim(game_id, cmd["platform"], cmd["user"])
+        return "ok" if status in ("ok", "not_piloted") else status
     return _take(game_id, int(seat), me.id)
 
 

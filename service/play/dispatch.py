@@ -35,7 +35,7 @@ COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
     "sub",
 )
-DAYS_TAPS = ("sub", "sub_ok", "quit")  # `service.play.days_commands`' buttons: its own command answers them
+DAYS_TAPS = ("sub", "sub_ok", "quit", "reclaim")  # `service.play.days_commands`' buttons: its own command answers them
 ADMIN_FLAG = "--admin"
 NOTICES = {
     "expired": "notice.expired",

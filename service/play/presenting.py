@@ -35,7 +35,6 @@ NOTICES = {
     "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
     "notice.game_end": "The game is over.\n{outcome}",
-    "notice.your_turn": "Your decision in game #{game_id}: see the buttons above.",
     "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
 }
 
@@ -66,8 +65,10 @@ def present(
     seat_langs: dict[int, str],
     seat_names: dict[int, str],
     people: set[int] | None = None,
+    with_image: bool = False,
 ) -> Presentation:
-    """The move's messages; panels and private lines only for `people` (seats played by people), if given."""
+    """The move's messages; panels and private lines only for `people` (seats played by people), if given;
+    `with_image`: the board's picture too."""
     if kind in RENDERED:
         return render_present(
             kind,
@@ -79,6 +80,7 @@ def present(
             seat_langs=seat_langs,
             seat_names=seat_names,
             people=people,
+            with_image=with_image,
         )
     return _generic_present(kind, state, events, game_id=game_id, seq=seq, seat_names=seat_names)
 

@@ -6,7 +6,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from service.store import table_epochs
-from service.store.models import Chat, GameRow, OutboxRow, SentMessage
+from service.store.models import Chat, GameRow, OutboxRow, Seat, SentMessage, User
 from service.store.outbox import shard_of
 
 
@@ -33,3 +33,25 @@ def move_chat(s: Session, platform: str, old: str, new: str) -> int:
         .values(chat=new, shard=shard_of(new))
     )
     return moved.rowcount
+
+
+def latest_game(s: Session, platform: str, address: str) -> GameRow | None:
+    """The newest game (or lobby) played at a chat address: a table's game."""
+    return s.scalar(
+        select(GameRow)
+        .join(Chat, GameRow.chat_id == Chat.id)
+        .where(Chat.platform == platform, Chat.platform_id == address)
+        .order_by(GameRow.id.desc())
+    )
+
+
+def seated_people(s: Session, game_id: int) -> list[str]:
+    """The platform ids of the people (not bots) seated at a game, in seat order."""
+    return list(
+        s.scalars(
+            select(User.platform_id)
+            .join(Seat, Seat.user_id == User.id)
+            .where(Seat.game_id == game_id, Seat.bot.is_(None))
+            .order_by(Seat.seat)
+        )
+    )

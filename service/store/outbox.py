@@ -75,6 +75,11 @@ def buffer(s: Session) -> None:
     s.info[_BUFFER] = []
 
 
+def buffered_rows(s: Session) -> list[dict[str, Any]]:
+    """The rows kept since `buffer` so far, in order, left in place (empty when the transaction does not buffer)."""
+    return list(s.info.get(_BUFFER) or [])
+
+
 def take_buffered(s: Session) -> list[dict[str, Any]]:
     """The rows kept since `buffer`, in order; the transaction stops buffering."""
     return s.info.pop(_BUFFER, None) or []

@@ -26,9 +26,11 @@ from service.chat.base import Button, Keyboard, PermanentError, RateLimited, Tra
 from service.render import i18n
 from service.sessions import Sessions, get_sessions
 from service.settings import get_settings
+from service.telegram import table_silence
 from service.telegram.inbound import join_link, lobby_of
 from service.telegram.mentions import display_names, mention_entities
 from service.telegram.migration import follow, permissions_key
+from service.telegram.topics import address, split
 
 PLATFORM = "telegram"
 # Records that would carry secrets are kept out whatever the process's level: httpx and httpcore name each request's
@@ -205,9 +207,14 @@ class TelegramAdapter:
         bot = await self.bot()
         text = _text(text)
         entities = mention_entities(text, await asyncio.to_thread(display_names, mentions)) if mentions else None
+        group, thread = split(chat)
         async with translated_errors():
             msg = await bot.send_message(
-                int(chat), text, entities=entities or None, reply_markup=keyboard_markup(buttons, bot.username)
+                group,
+                text,
+                message_thread_id=thread,
+                entities=entities or None,
+                reply_markup=keyboard_markup(buttons, bot.username),
             )
         return str(msg.message_id)
 
@@ -217,7 +224,7 @@ class TelegramAdapter:
         async with idempotent():
             await bot.edit_message_text(
                 _text(text),
-                chat_id=int(chat),
+                chat_id=split(chat)[0],
                 message_id=int(message_id),
                 reply_markup=keyboard_markup(buttons, bot.username),
             )
@@ -226,8 +233,13 @@ class TelegramAdapter:
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
         bot = await self.bot()
         async with translated_errors():
+            group, thread = split(chat)
             msg = await bot.send_photo(
-                int(chat), photo, caption=_caption(caption), reply_markup=keyboard_markup(buttons, bot.username)
+                group,
+                photo,
+                message_thread_id=thread,
+                caption=_caption(caption),
+                reply_markup=keyboard_markup(buttons, bot.username),
             )
         return str(msg.message_id)
 
@@ -239,7 +251,7 @@ class TelegramAdapter:
         async with idempotent():
             await bot.edit_message_media(
                 InputMediaPhoto(photo, caption=_caption(caption)),
-                chat_id=int(chat),
+                chat_id=split(chat)[0],
                 message_id=int(message_id),
                 reply_markup=keyboard_markup(buttons, bot.username),
             )
@@ -248,7 +260,7 @@ class TelegramAdapter:
     async def delete(self, chat: str, message_id: str) -> None:
         bot = await self.bot()
         async with idempotent():
-            await bot.delete_message(int(chat), int(message_id))
+            await bot.delete_message(split(chat)[0], int(message_id))
 
     # --- group administration -------------------------------------------------------------------------------
     @following_upgrades
@@ -256,7 +268,7 @@ class TelegramAdapter:
         bot = await self.bot()
         try:
             async with translated_errors():
-                await bot.pin_chat_message(int(chat), int(message_id), disable_notification=True)
+                await bot.pin_chat_message(split(chat)[0], int(message_id), disable_notification=True)
         except PermanentError as exc:
             if _no_rights(exc):
                 return False
@@ -265,12 +277,15 @@ class TelegramAdapter:
 
     @following_upgrades
     async def set_silence(self, chat: str, on: bool) -> bool:
-        """Silence: members lose their sending rights (admins keep theirs); off restores what the group had."""
+        """Silence: members lose their sending rights (admins keep theirs); off restores what the group had. At a
+        table in a forum topic, only its seated people (`table_silence`)."""
         bot = await self.bot()
         key = permissions_key(chat)
         try:
             async with translated_errors():
-                if on:
+                if split(chat)[1] is not None:  # one table of a forum: its seated people only
+                    await table_silence.apply(bot, self.sessions, chat, on, _SEND_RIGHTS)
+                elif on:
                     info = await bot.get_chat(int(chat))
                     before = info.permissions.to_dict() if info.permissions else dict(_OPEN_DEFAULT)
                     saved = self.sessions.get_ui("chat", key)
@@ -301,6 +316,15 @@ class TelegramAdapter:
             return
         text = i18n.t(get_settings().default_language, NO_RIGHTS_NOTICE)
         await self.send_text(chat, NO_RIGHTS_DEFAULT if text == NO_RIGHTS_NOTICE else text)
+
+    async def open_table(self, community: str, title: str, people: Sequence[str]) -> str:
+        """A table of a forum supergroup: a topic of its own (`createForumTopic`); its address carries the thread.
+        A plain group refuses (not a forum): the table stays in the group, one game at a time."""
+        bot = await self.bot()
+        group, _ = split(community)
+        async with translated_errors():
+            topic = await bot.create_forum_topic(group, title[:128])
+        return address(group, topic.message_thread_id)
 
     async def direct_chat(self, user: str) -> str | None:
         """In Telegram a user's direct chat has the user's id, usable once they opened the bot (deep link)."""

@@ -31,6 +31,9 @@ def build_application(
         builder = builder.base_url(base_url)
     app = builder.concurrent_updates(True).build()
     app.bot_data["backbone"] = backbone or handlers.dispatch_backbone()
+    # first, in a group of its own: a silenced player's message is removed whatever else it is
+    in_groups = filters.ChatType.SUPERGROUP & ~filters.StatusUpdate.ALL
+    app.add_handler(MessageHandler(in_groups, handlers.on_table_message), -1)
     app.add_handler(CommandHandler("start", handlers.on_start))
     app.add_handler(CommandHandler(sorted(COMMANDS - {"start"}), handlers.on_command))
     app.add_handler(CallbackQueryHandler(handlers.on_tap))

@@ -22,10 +22,10 @@ from telegram.ext import ContextTypes
 
 from service.chat import floods
 from service.chat.base import Inbound
-from service.play import admission, dispatch
+from service.play import admission, dispatch, table_silence, tables
 from service.render import i18n
 from service.sessions import get_sessions
-from service.telegram import inbound, migration, notices
+from service.telegram import inbound, migration, notices, topics
 from service.telegram.adapter import PLATFORM, user_key
 
 log = logging.getLogger(__name__)
@@ -151,6 +151,7 @@ async def _stranger(update: Update, context: ContextTypes.DEFAULT_TYPE, lobby: i
     if group is None:
         return "no_lobby"
     assert update.effective_user is not None
+    group = topics.group_of(tables.community_of(group))  # a table's members are its community's
     return None if await _status(context, group, update.effective_user.id) in MEMBER_STATUSES else "not_member"
 
 
@@ -221,3 +222,16 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         return
     log.info("chat %s became supergroup %s", old, new)
     await backbone(context).chat_migrated(str(old), str(new))
+
+
+async def on_table_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Any message in a forum topic: one that a person silenced at that table still posted (the bot could not
+    restrict them) is deleted, with a notice (`service.play.table_silence`)."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None or not message.is_topic_message:
+        return
+    table = topics.address(chat.id, message.message_thread_id)
+    if await asyncio.to_thread(table_silence.is_silenced, PLATFORM, table, str(user.id)):
+        await asyncio.to_thread(
+            table_silence.breach, PLATFORM, table, str(user.id), user.full_name, str(message.message_id)
+        )

@@ -8,12 +8,13 @@ is a member of the lobby's group.
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 
 from service.callback import LobbyTap, link_token, linked_lobby, unpack
 from service.chat.base import Inbound
 from service.play.dispatch import ADMIN_FLAG
 from service.play.dispatch import COMMANDS as BACKBONE_COMMANDS
+from service.telegram import topics
 
 PLATFORM = "telegram"
 COMMANDS = frozenset(BACKBONE_COMMANDS)
@@ -36,16 +37,18 @@ def joined_lobby(payload: str) -> int | None:
 
 
 def _origin(update: Update) -> dict[str, object]:
-    chat, user = update.effective_chat, update.effective_user
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
     assert chat is not None and user is not None
+    thread = message.message_thread_id if isinstance(message, Message) and message.is_topic_message else None
     return {
         "platform": PLATFORM,
-        "chat": str(chat.id),
+        "chat": topics.address(chat.id, thread),
         "user": str(user.id),
         "update_id": str(update.update_id),
         "user_name": user.full_name,
         "language": user.language_code,
         "is_group": chat.type in ("group", "supergroup"),
+        "forum": bool(chat.is_forum),
     }
 
 

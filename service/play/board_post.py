@@ -1,0 +1,56 @@
+"""The group's pinned board: one message edited in place, a picture with the text board as its caption when the
+game shows pictures, else the text alone.
+
+A caption holds at most 1024 characters on Telegram (counted in UTF-16 units, the strictest of the platforms). A
+text board longer than that is cut at a whole line in the caption and also kept whole in a text message of its
+own beside the picture, edited in place too; once a game has that message it keeps it current to the end.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.render.narration.messages import size
+from service.store import outbox
+from service.store.models import Chat, GameRow, SentMessage
+
+CAPTION_LIMIT = 1024
+MORE = "…"
+
+
+def post(s: Session, game: GameRow, chat: Chat, text: str, image: bytes | None) -> bool:
+    """Queue the board's edit if what it shows changed (`games.board_digest`); True if queued."""
+    key = outbox.digest({"text": text}, image)
+    if key == game.board_digest:
+        return False
+    game.board_digest = key
+    group = (chat.platform, chat.platform_id)
+    ref = f"board:{game.id}"
+    if image is None:
+        outbox.upsert(s, *group, ref, {"text": text}, is_group=chat.is_group)
+        return True
+    fits = size(text) <= CAPTION_LIMIT
+    shown = text if fits else caption(text, CAPTION_LIMIT)
+    outbox.upsert(s, *group, ref, {"text": shown}, is_group=chat.is_group, photo=image)
+    apart = f"boardtext:{game.id}"
+    if not fits or _has(s, chat, apart):
+        outbox.upsert_if_changed(s, *group, apart, {"text": text}, is_group=chat.is_group)
+    return True
+
+
+def caption(text: str, limit: int) -> str:
+    """The text's first whole lines within `limit`, with a mark that more follows."""
+    kept: list[str] = []
+    for line in text.split("\n"):
+        if size("\n".join([*kept, line, MORE])) > limit:
+            break
+        kept.append(line)
+    return "\n".join([*kept, MORE]) if kept else text[: limit - 1] + MORE
+
+
+def _has(s: Session, chat: Chat, ref: str) -> bool:
+    found = select(SentMessage.id).where(
+        SentMessage.platform == chat.platform, SentMessage.chat == chat.platform_id, SentMessage.ref == ref
+    )
+    return s.scalar(found.limit(1)) is not None

@@ -1,0 +1,54 @@
+"""Tables of a community: a game that gets a place of its own (a Telegram forum topic, a Matrix room).
+
+The place does not exist yet when the game is created (a lobby, a tournament's round, in one transaction), so the
+game's chat starts at a placeholder address, `@table:<community>#<token>`, to which its outbox rows are queued as
+to any chat. Before the first of them is sent, the delivery asks the platform's adapter to open the place
+(`open_table`: create the topic or room, invite the seated people, link it from the community) and moves the chat
+and its pending rows to the real address (`service.delivery.tables`). A platform that cannot open one (no right to
+create topics) keeps the game in the community's own chat, as a plain group does.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy.orm import Session
+
+from service.render.i18n import t
+from service.store.chats import latest_game, seated_people
+from service.store.models import Chat
+from service.store.users import chat_for
+
+PREFIX = "@table:"
+TOKEN = "#"
+
+
+def new_address(community: str) -> str:
+    """A fresh placeholder for a table of `community` (the chat address the table is opened from)."""
+    return f"{PREFIX}{community}{TOKEN}{secrets.token_hex(6)}"
+
+
+def new_table(s: Session, platform: str, community: str) -> Chat:
+    """The chat row of a new table of `community`, in the caller's transaction."""
+    return chat_for(s, platform, new_address(community), True)
+
+
+def is_placeholder(address: str) -> bool:
+    return address.startswith(PREFIX)
+
+
+def community_of(address: str) -> str:
+    """The community a placeholder belongs to; any other address is its own."""
+    if not is_placeholder(address):
+        return address
+    return address.removeprefix(PREFIX).rpartition(TOKEN)[0]
+
+
+def opening(s: Session, platform: str, address: str) -> tuple[str, list[str]]:
+    """What opening the table at placeholder `address` needs: its title (the tournament's table name, or the
+    game's kind and number, in the game's language) and the people seated there, to invite."""
+    game = latest_game(s, platform, address)
+    if game is None:
+        return t(None, "table.title.board", id="?"), []
+    title = game.options.get("table_title") or t(game.language, f"table.title.{game.kind}", id=game.id)
+    return str(title), seated_people(s, game.id)

@@ -1,0 +1,145 @@
+"""Several tables in one forum supergroup: each /newgame opens a topic of its own, and two games in two topics never
+cross (issue 25 item 1). Through the real gateway and worker against the fake Bot API."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from fake_bot_api import FORUM_BOT_RIGHTS, FakeBotApi
+from sqlalchemy import select
+from telegram_players import Table
+from telegram_stack import Stack
+from telegram_transcript import transcripts as phones
+from test_telegram_games import game_row, outbox_drained
+
+from service.callback import Choice, LobbyTap, linked_lobby, unpack
+from service.store import session_scope
+from service.store.models import Chat, GameRow, SentMessage
+
+pytestmark = pytest.mark.e2e
+
+
+def lobby_in(api: FakeBotApi, group: Any, thread: int) -> Any:
+    """The lobby message in a topic: the one with the join link."""
+    return api.wait(
+        lambda: next(
+            (
+                m
+                for m in api.messages(group.id, thread)
+                for b in api.buttons(group.id, m.message_id)
+                if "start=join" in b.get("url", "")
+            ),
+            None,
+        ),
+        30,
+        f"the lobby in topic {thread}",
+    )
+
+
+def lobby_button(api: FakeBotApi, group: Any, message_id: int, verb: str) -> str:
+    return next(
+        b["callback_data"]
+        for b in api.buttons(group.id, message_id)
+        if isinstance(tap := unpack(b.get("callback_data", "")), LobbyTap) and tap.verb == verb
+    )
+
+
+def bot_topics(api: FakeBotApi, group: Any) -> list[int]:
+    with api.world.lock:
+        return sorted(tid for tid, topic in group.topics.items() if topic.creator == api.world.bot_id)
+
+
+def open_two_tables(api: FakeBotApi, group: Any, tables: list[list[Any]]) -> list[tuple[int, int, int]]:
+    """Each table's creator types /newgame in the General topic; each gets a topic with its lobby. Returns
+    (thread, game id, lobby message id) per table, in the order the topics were made."""
+    for users in tables:
+        api.say(users[0], group.id, f"/newgame cards {len(users)}")
+    api.wait(lambda: len(bot_topics(api, group)) == len(tables), 30, "a topic per table")
+    found = []
+    for thread in bot_topics(api, group):
+        lobby = lobby_in(api, group, thread)
+        link = next(b["url"] for b in api.buttons(group.id, lobby.message_id) if "url" in b)
+        found.append((thread, linked_lobby(link.rsplit("join", 1)[1]), lobby.message_id))
+    return found
+
+
+def test_two_games_in_two_topics_never_cross(
+    fake_api: FakeBotApi, stack: Stack, transcripts: Any
+) -> None:
+    api = fake_api
+    ann, ben, cid, dee = (api.add_user(n) for n in ("Ann", "Ben", "Cid", "Dee"))
+    group = api.add_group("Camelot Club", [ann, ben, cid, dee], bot_rights=FORUM_BOT_RIGHTS, forum=True)
+    try:
+        _two_tables(api, group, [[ann, ben], [cid, dee]])
+    finally:
+        transcripts(phones(api, [ann, cid]))
+
+
+def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]]) -> None:
+    opened = open_two_tables(api, group, seated)
+    with session_scope() as s:  # which creator's table got which topic
+        creators = {gid: s.get(GameRow, gid).creator_id for _, gid, _ in opened}
+    order = sorted(opened, key=lambda o: creators[o[1]])
+    (thread_a, game_a, lobby_a), (thread_b, game_b, lobby_b) = order
+    with session_scope() as s:
+        for thread, game_id in ((thread_a, game_a), (thread_b, game_b)):
+            chat = s.get(Chat, s.get(GameRow, game_id).chat_id)
+            assert chat.platform_id == f"{group.id}/{thread}"  # the game's chat is its topic
+
+    for (thread, _, _), users in zip(order, seated, strict=True):
+        link = next(b["url"] for b in api.buttons(group.id, lobby_in(api, group, thread).message_id) if "url" in b)
+        for user in users:  # the creator too: it opens the bot's direct chat
+            api.open_link(user, link)
+    for (thread, _, _), users in zip(order, seated, strict=True):
+        names = [p.first_name for p in users]
+        api.wait(lambda t=thread, n=names: all(x in (lobby_in(api, group, t).text or "") for x in n), 30, "names")
+
+    # a tap in one topic naming the other topic's game: refused to the tapper, neither game moves
+    start_b = lobby_button(api, group, lobby_b, "start")
+    start_a = lobby_button(api, group, lobby_a, "start")
+    before = (game_row(game_a), game_row(game_b))
+    crossed = [
+        api.tap(seated[1][0], group.id, lobby_a, start_b, forge=True),  # B's creator, on A's lobby, B's start
+        api.tap(seated[0][0], group.id, lobby_b, start_a, forge=True),  # A's creator, on B's lobby, A's start
+    ]
+    answers = [api.answer(q) for q in crossed]
+    time.sleep(1.0)
+    assert (game_row(game_a), game_row(game_b)) == before, answers
+    assert all(a for a in answers), answers  # each told privately why (a toast), nothing said in a topic
+
+    api.tap(seated[0][0], group.id, lobby_a, start_a)
+    api.tap(seated[1][0], group.id, lobby_b, start_b)
+    api.wait(lambda: game_row(game_a)[0] == game_row(game_b)[0] == "active", 30, "both games to start")
+
+    tables = [Table(api, users, seed) for users, seed in zip(seated, (3, 4), strict=True)]
+    deadline = time.monotonic() + 300
+    while not all(game_row(g)[0] == "finished" for g in (game_a, game_b)):
+        assert time.monotonic() < deadline, [t.describe() for t in tables]
+        if not any([t.step() for t in tables]):
+            time.sleep(0.05)
+    api.wait(outbox_drained, 60, "the outbox to drain")
+
+    # every message the bot wrote in the group is in one of the two topics, and names only that topic's game
+    own = {thread_a: game_a, thread_b: game_b}
+    with api.world.lock:
+        written = [m for m in group.messages.values() if m.from_id == api.world.bot_id and m.service is None]
+    assert written and {m.thread_id for m in written} == {thread_a, thread_b}
+    for msg in written:
+        for button in (msg.reply_markup or {}).get("inline_keyboard", []):
+            for b in button:
+                tap = unpack(b.get("callback_data", "")) if "callback_data" in b else None
+                named = tap.lobby_id if isinstance(tap, LobbyTap) else tap.game_id if isinstance(tap, Choice) else None
+                assert named in (None, own[msg.thread_id]), (msg.thread_id, b)
+    with session_scope() as s:  # each board message was sent to its own game's topic
+        boards = s.execute(select(SentMessage.chat, SentMessage.ref).where(SentMessage.ref.like("board:%"))).all()
+    placed = {ref.split(":")[1]: chat for chat, ref in boards}
+    assert placed == {str(game_a): f"{group.id}/{thread_a}", str(game_b): f"{group.id}/{thread_b}"}
+    with api.world.lock:
+        board_ids = {m.message_id: m.thread_id for m in written}
+    with session_scope() as s:
+        found = select(SentMessage.ref, SentMessage.message_id).where(SentMessage.ref.like("board:%"))
+        ids = dict(s.execute(found).all())
+    assert board_ids[int(ids[f"board:{game_a}"])] == thread_a
+    assert board_ids[int(ids[f"board:{game_b}"])] == thread_b
