@@ -31,6 +31,8 @@ ROUTED = {
     "ratings": ratings_commands.run,
     "me": ratings_commands.run,
     "sub": days_commands.run,
+    "pause": days_commands.run,
+    "resume": days_commands.run,
     "days_tap": days_commands.run,
 }
 

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import autopilot, lobby, pilots
+from service.play import autopilot, lobby, pause, pilots
 from service.play.publish import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -34,6 +34,8 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
     game_id = _chat_game(cmd)
     if game_id is None:
         return "no_game"
+    if verb in ("pause", "resume"):
+        return pause.run(verb, cmd, game_id, admin)
     return _offer_seat(cmd, game_id, args[0] if args else None)
 
 
