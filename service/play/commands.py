@@ -32,6 +32,8 @@ ROUTED = {
     "me": ratings_commands.run,
     "sub": days_commands.run,
     "pause": days_commands.run,
+    "away": days_commands.run,
+    "back": days_commands.run,
     "resume": days_commands.run,
     "days_tap": days_commands.run,
 }

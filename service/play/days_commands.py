@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import autopilot, lobby, pause, pilots
+from service.play import autopilot, away, lobby, pause, pilots
 from service.play.publish import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -31,6 +31,8 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
     """One command or button of games that last days; returns the status word."""
     if verb == "days_tap":
         return _tap(args, cmd)
+    if verb in ("away", "back"):
+        return away.run(verb, args, cmd)
     game_id = _chat_game(cmd)
     if game_id is None:
         return "no_game"

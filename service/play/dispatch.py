@@ -33,7 +33,7 @@ from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
-    "sub", "pause", "resume",
+    "sub", "pause", "resume", "away", "back",
 )
 ADMIN_COMMANDS = ("abort", "start", "tournament", "pause", "resume", "set")  # a group admin may give these
 DAYS_TAPS = ("sub", "sub_ok", "quit", "reclaim")  # `service.play.days_commands`' buttons: its own command answers them
