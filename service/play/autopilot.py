@@ -80,7 +80,7 @@ def hand_over(
     owner = s.get(User, seat.user_id) if seat.user_id is not None else None
     name = _name(seat, owner)
     seat.bot, seat.pilot, seat.timeouts = pilots.AUTOPILOT, reason, 0
-    if reason == pilots.LEFT and owner is not None:
+    if reason in pilots.DISMISSED and owner is not None:
         _dismiss(s, game, seat, chat, owner)
     elif owner is not None:  # theirs to take back: a button for it, as their questions stop
         _offer_back(s, game, seat, chat, owner)

@@ -34,6 +34,8 @@ ROUTED = {
     "pause": days_commands.run,
     "away": days_commands.run,
     "back": days_commands.run,
+    "autopilot": days_commands.run,
+    "replace": days_commands.run,
     "resume": days_commands.run,
     "days_tap": days_commands.run,
 }
@@ -96,6 +98,8 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return _explain(verb, cmd, game_id)
     if verb == "leave":  # a lobby's seat, or a running game's (confirmed in the direct chat)
         return days_commands.leave(cmd, game_id)
+    if verb in ("set", "abort") and days_commands.running(game_id):  # an admin's levers on a running game
+        return days_commands.run(verb, args, {**cmd, "game_id": game_id}, admin)
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":

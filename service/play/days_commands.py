@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import autopilot, away, lobby, pause, pilots
+from service.play import admin_controls, autopilot, away, lobby, pause, pilots
 from service.play.publish import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -33,12 +33,22 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
         return _tap(args, cmd)
     if verb in ("away", "back"):
         return away.run(verb, args, cmd)
-    game_id = _chat_game(cmd)
+    game_id = cmd.get("game_id") if verb in ("set", "abort") else _chat_game(cmd)
     if game_id is None:
         return "no_game"
     if verb in ("pause", "resume"):
         return pause.run(verb, cmd, game_id, admin)
-    return _offer_seat(cmd, game_id, args[0] if args else None)
+    if verb == "sub":
+        return _offer_seat(cmd, game_id, args[0] if args else None)
+    return admin_controls.run(verb, args, cmd, game_id, admin)
+
+
+def running(game_id: int | None) -> bool:
+    """Whether `game_id` names a running game (an admin's `/set` and `/abort` then come here)."""
+    if game_id is None:
+        return False
+    with session_scope() as s:
+        return s.scalar(select(GameRow.status).where(GameRow.id == game_id)) == "active"
 
 
 def _chat_game(cmd: dict[str, Any]) -> int | None:

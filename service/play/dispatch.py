@@ -33,9 +33,10 @@ from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
-    "sub", "pause", "resume", "away", "back",
+    "sub", "pause", "resume", "away", "back", "autopilot", "replace",
 )
-ADMIN_COMMANDS = ("abort", "start", "tournament", "pause", "resume", "set")  # a group admin may give these
+# what a group admin may give as the game's creator could (the gateways mark them with ADMIN_FLAG)
+ADMIN_COMMANDS = ("abort", "start", "tournament", "pause", "resume", "set", "autopilot", "replace")
 DAYS_TAPS = ("sub", "sub_ok", "quit", "reclaim")  # `service.play.days_commands`' buttons: its own command answers them
 ADMIN_FLAG = "--admin"
 NOTICES = {

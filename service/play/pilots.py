@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 AUTOPILOT = "autopilot"
-LEFT, IDLE, AWAY, FORCED = "left", "idle", "away", "forced"
+LEFT, IDLE, AWAY, FORCED, REPLACED = "left", "idle", "away", "forced", "replaced"
 RECLAIMABLE = (IDLE, AWAY)  # the owner's next tap takes the seat back
-WANTED = (LEFT, IDLE, FORCED)  # a substitute may take the seat
+WANTED = (LEFT, IDLE, FORCED, REPLACED)  # a substitute may take the seat
+DISMISSED = (LEFT, REPLACED)  # the owner loses the seat at once
 IDLE_LIMIT = 2  # timeouts in a row that hand a seat to the autopilot (lobby option "idle")
 AWAY_LIMIT_HOURS = 72.0  # how far a vacation may push one deadline in a game (lobby option "away")
 
