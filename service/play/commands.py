@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service.play import days_commands, lobby, presenting, ratings_commands, tables, tournament_commands
+from service.play import days_commands, lobby, presenting, quiet, ratings_commands, tables, tournament_commands
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
@@ -96,6 +96,8 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return status
     if verb in ("help", "rules"):
         return _explain(verb, cmd, game_id)
+    if verb == "set" and args[:1] == ["quiet"]:  # the group's, whatever it plays
+        return quiet.run(cmd, args[1:], admin)
     if verb == "leave":  # a lobby's seat, or a running game's (confirmed in the direct chat)
         return days_commands.leave(cmd, game_id)
     if verb in ("set", "abort") and days_commands.running(game_id):  # an admin's levers on a running game

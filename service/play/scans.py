@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, exists, select
 
-from service.play import autopilot, away, pilots, presenting
+from service.play import autopilot, away, pilots, presenting, quiet
 from service.play.hand_on import resume_checked
 from service.play.pilots import moving_seats
 from service.play.publish import direct_chat_of
@@ -33,7 +33,8 @@ def left_text(seconds: float) -> str:
 
 def scan(now: datetime | None = None) -> dict[str, int]:
     """One pass over due rows; returns counts of reminders sent and timeouts started. A person away on vacation
-    gets no reminder, and their deadline is moved on or their seat handed to the autopilot (`away.at_deadline`)."""
+    gets no reminder, and their deadline is moved on or their seat handed to the autopilot (`away.at_deadline`).
+    In a group's quiet hours nothing is sent and no timeout applied: it waits for their end (`quiet`)."""
     now = now or utcnow()
     settings = get_settings()
     fractions = tuple(settings.reminder_fractions)
@@ -44,6 +45,11 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     with session_scope() as s:
         for row in deadline_rows.due(s, now):
             game = s.get(GameRow, row.game_id)
+            hush = quiet.end_of_quiet(s.get(Chat, game.chat_id).quiet, now)
+            if hush is not None:  # the group's quiet hours: what falls due now waits for their end
+                row.next_at = hush
+                row.due_at = max(row.due_at, hush) if now >= row.due_at else row.due_at
+                continue
             user = game_rows.seat_users(s, game.id).get(row.seat)
             away_until = user.away_until if user is not None and user.away_until else None
             if now >= row.due_at:
