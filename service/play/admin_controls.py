@@ -28,14 +28,6 @@ from service.store import outbox, session_scope
 from service.store.models import Chat, Deadline, GameRow, Seat, User, utcnow
 from service.store.users import user_for
 
-# option: (game option key, seconds per unit, lowest, highest)
-LIMITS = {
-    "turn": ("turn_deadline", 3600, 0.01, 10_000),
-    "response": ("response_deadline", 60, 0.1, 100_000),
-    "idle": ("idle_limit", 1, 1, 20),
-    "away": ("away_limit", 3600, 0, 24 * 60),
-}
-
 
 def run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int, admin: bool) -> str:
     """`/set`, `/autopilot`, `/replace` or `/abort` on the running game `game_id`; a status word."""
@@ -66,12 +58,12 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int, admin: bo
 
 
 def _set(s: Session, game: GameRow, chat: Chat, me: User, args: list[str]) -> str:
-    if len(args) < 2 or args[0] not in LIMITS:
+    if len(args) < 2 or args[0] not in pilots.LIMITS:
         return "bad_value"
-    value = parse_limit(args[0], args[1])
+    value = pilots.parse_limit(args[0], args[1])
     if value is None:
         return "bad_value"
-    key = LIMITS[args[0]][0]
+    key = pilots.LIMITS[args[0]][0]
     game.options = {**game.options, key: value}
     if args[0] in ("turn", "response"):
         _remeasure(s, game, args[0], value)
@@ -79,18 +71,6 @@ def _set(s: Session, game: GameRow, chat: Chat, me: User, args: list[str]) -> st
     outbox.tell(s, chat, texts.t(game.language, "days.set", name=me.name or me.platform_id, option=args[0],
                                  value=args[1]))
     return "ok"
-
-
-def parse_limit(option: str, text: str) -> float | None:
-    """The option's value in the game's units (seconds, or a count for "idle"), or None if out of its range."""
-    _, unit, low, high = LIMITS[option]
-    try:
-        amount = float(text)
-    except ValueError:
-        return None
-    if not (low <= amount <= high):  # also refuses nan and inf
-        return None
-    return int(amount) if option == "idle" else amount * unit
 
 
 def _remeasure(s: Session, game: GameRow, timing: str, seconds: float) -> None:

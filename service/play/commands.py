@@ -123,7 +123,10 @@ def _explain(verb: str, cmd: dict[str, Any], game_id: int | None) -> str:
     with session_scope() as s:
         game = s.get(GameRow, game_id) if game_id is not None else None
         lang = game.language if game is not None else cmd.get("language")
-        text = tr(lang, "lobby.help") if verb == "help" else tr(lang, f"lobby.rules.{game.kind if game else 'board'}")
+        if verb == "help":  # the lobby's commands, then those of games that last days
+            text = f"{tr(lang, 'lobby.help')}\n{tr(lang, 'days.help')}"
+        else:
+            text = tr(lang, f"lobby.rules.{game.kind if game else 'board'}")
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), text)
     return "shown"
 

@@ -21,6 +21,27 @@ IDLE_LIMIT = 2  # timeouts in a row that hand a seat to the autopilot (lobby opt
 AWAY_LIMIT_HOURS = 72.0  # how far a vacation may push one deadline in a game (lobby option "away")
 
 
+# the game options a lobby or an admin sets in units: (game option key, seconds per unit, lowest, highest)
+LIMITS = {
+    "turn": ("turn_deadline", 3600, 0.01, 10_000),
+    "response": ("response_deadline", 60, 0.1, 100_000),
+    "idle": ("idle_limit", 1, 1, 20),
+    "away": ("away_limit", 3600, 0, 24 * 60),
+}
+
+
+def parse_limit(option: str, text: str) -> float | None:
+    """The option's value in the game's units (seconds, or a count for "idle"), or None if out of its range."""
+    _, unit, low, high = LIMITS[option]
+    try:
+        amount = float(text)
+    except ValueError:
+        return None
+    if not (low <= amount <= high):  # also refuses nan and inf
+        return None
+    return int(amount) if option == "idle" else amount * unit
+
+
 def moving_seats(options: dict[str, Any] | None) -> set[int]:
     """The seats whose moves are handed on at once: bots and the autopilot's."""
     opts = options or {}
