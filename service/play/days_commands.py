@@ -121,7 +121,10 @@ def _offer_seat(cmd: dict[str, Any], game_id: int, number: str | None) -> str:
         text, keyboard = texts.confirm(
             me.language or game.language, game.id, "sub_ok", seat.seat, me.id, "days.confirm_sub", seat=seat.seat + 1
         )
-        target = _dm(s, cmd["platform"], me, {"text": text, "buttons": texts.buttons(keyboard)})
+        # one who never wrote to the bot is asked in the group to open a direct chat (`delivery.senders`)
+        reach = {} if me.direct_chat else {"group": chat.platform_id, "name": me.name or me.platform_id,
+                                           "lang": me.language or game.language}
+        target = _dm(s, cmd["platform"], me, {"text": text, "buttons": texts.buttons(keyboard), **reach})
     request_delivery(*target)
     return "ok"
 
