@@ -13,22 +13,18 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, exists, select
 
 from service.play import autopilot, away, pilots, presenting, quiet
+from service.play.asking import where
 from service.play.hand_on import resume_checked
 from service.play.pilots import moving_seats
 from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
+from service.render.clock import left_words
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, Deadline, GameRow, OutboxRow, ProcessedUpdate, utcnow
-
-
-def left_text(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:.0f} h"
-    return f"{max(1, round(seconds / 60))} min"
 
 
 def scan(now: datetime | None = None) -> dict[str, int]:
@@ -59,17 +55,18 @@ def scan(now: datetime | None = None) -> dict[str, int]:
                 (piloting if verdict == "autopilot" else timeouts).append((game.id, row.seat, row.seq))
                 row.next_at = now + timedelta(seconds=2 * settings.deadline_scan_interval)  # until the move lands
                 continue
-            left = left_text((row.due_at - now).total_seconds())
+            seconds = (row.due_at - now).total_seconds()
             if user is not None and (away_until is None or away_until <= now):  # no reminders on a vacation
                 lang = user.language or game.language
                 if row.reminders == 0:
                     target = (game_platform(s, game), direct_chat_of(user))
-                    text = presenting.t(lang, "notice.reminder_direct", game_id=game.id, left=left)
+                    text = presenting.t(lang, "ask.reminder", where=where(game, lang), left=left_words(lang, seconds))
                     outbox.enqueue(s, *target, "send", {"text": text})
                 else:
                     chat = s.get(Chat, game.chat_id)
                     target = (chat.platform, chat.platform_id)
                     name = user.name or user.platform_id
+                    left = left_words(game.language, seconds)
                     text = presenting.t(game.language, "notice.reminder_group", mention=name, left=left)
                     outbox.enqueue(
                         s, *target, "send", {"text": text, "mention_users": [user.platform_id]}, is_group=chat.is_group
