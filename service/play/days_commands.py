@@ -135,41 +135,48 @@ def _tap(args: list[str], cmd: dict[str, Any]) -> str:
     if verb == "sub":
         return _offer_seat(cmd, game_id, value) if cmd.get("is_group") else "forged"
     seat, _, user_id = value.partition("_")
-    with session_scope() as s:
-        me = user_for(s, cmd["platform"], cmd["user"])
-        mine = str(me.id) == user_id and seat.isdigit()
-    if not mine or cmd.get("is_group"):
-        return "forged"  # a confirmation works only in the hands of the one it was sent to
-    if verb == "quit":
-        return _quit(game_id, int(seat), me.id)
+    if cmd.get("is_group") or not (seat.isdigit() and user_id.isdigit()):
+        return "forged"
     if verb == "reclaim":
         status = autopilot.reclaim(game_id, cmd["platform"], cmd["user"])
         return "ok" if status in ("ok", "not_piloted") else status
-    return _take(game_id, int(seat), me.id)
+    # decided in the change's own transaction, the first to commit (it claims the tap with its effect)
+    return autopilot.change_seats(game_id, (_quit if verb == "quit" else _take)(int(seat), int(user_id), cmd))
 
 
-def _quit(game_id: int, number: int, user_id: int) -> str:
+def _tapper(s: Session, cmd: dict[str, Any], user_id: int) -> User | None:
+    """The tapper, if they are the person the confirmation was sent to (else it works in no one's hands)."""
+    me = s.scalar(select(User).where(User.platform == cmd["platform"], User.platform_id == cmd["user"]))
+    return me if me is not None and me.id == user_id else None
+
+
+def _quit(number: int, user_id: int, cmd: dict[str, Any]) -> autopilot.Edit:
     def edit(s: Session, game: GameRow, seats: list[Seat], chat: Chat) -> str:
+        if _tapper(s, cmd, user_id) is None:
+            return "forged"
         seat = next((x for x in seats if x.seat == number), None)
         if seat is None or seat.user_id != user_id:
             return "not_seated"
         autopilot.hand_over(s, game, seat, chat, pilots.LEFT)
         return "ok"
 
-    return autopilot.change_seats(game_id, edit)
+    return edit
 
 
-def _take(game_id: int, number: int, user_id: int) -> str:
+def _take(number: int, user_id: int, cmd: dict[str, Any]) -> autopilot.Edit:
     def edit(s: Session, game: GameRow, seats: list[Seat], chat: Chat) -> str:
+        me = _tapper(s, cmd, user_id)
+        if me is None:
+            return "forged"
         seat = next((x for x in seats if x.seat == number), None)
         if any(x.user_id == user_id for x in seats):
             return "already"
         if seat is None or seat.pilot not in pilots.WANTED:
             return "seat_taken"
-        autopilot.substitute(s, game, seat, chat, s.get(User, user_id))
+        autopilot.substitute(s, game, seat, chat, me)
         return "ok"
 
-    return autopilot.change_seats(game_id, edit)
+    return edit
 
 
 def _dm(s: Session, platform: str, user: User, payload: dict[str, Any]) -> tuple[str, str]:

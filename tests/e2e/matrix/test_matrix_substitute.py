@@ -54,7 +54,12 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
                                                                                     mordred.user_id])
             group = created.room_id
             await _wait(lambda: all(group in p.client.rooms for p in players), 60, "everyone in", gateway, *players)
-            await _wait(lambda: bot_id in arthur.client.rooms[group].users, 60, "the bot in", gateway, *players)
+            room = arthur.client.rooms[group]
+            await _wait(lambda: bot_id in room.users and bot_id not in room.invited_users, 60, "the bot in",
+                        gateway, *players)
+            levels = await arthur.client.room_get_state_event(group, "m.room.power_levels")
+            users = {**levels.content.get("users", {}), bot_id: 100}
+            await arthur.client.room_put_state(group, "m.room.power_levels", {**levels.content, "users": users})
             await arthur.say(group, "!newgame board 5")
             lobby = await _wait(lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 60, "the lobby",
                                 gateway)
