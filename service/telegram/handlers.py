@@ -167,7 +167,7 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         remember_direct_chat(update)
     if not await allowed("command", update):
         return
-    admin = name in ("abort", "start", "tournament") and await is_admin(update, context)
+    admin = name in dispatch.ADMIN_COMMANDS and await is_admin(update, context)
     command = inbound.command(update, name, tuple(context.args or ()), admin=admin)
     await backbone(context).submit(command)
     if name == "join" and command.is_group:
