@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
     turn_deadline: float = 24 * 3600
     response_deadline: float = 3600
+    # A window asked of everyone so that nobody learns who could answer (who holds a Merlin): the default is played
+    # for whoever has not answered after this many seconds (`service.play.no_idle`).
+    window_deadline: float = 120
     # Reminders at these fractions of the deadline: first in the player's direct chat, later ones in the group.
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
     deadline_scan_interval: float = 15.0
@@ -73,6 +76,9 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = 8
     delivery_shards: int = 4  # senders that may work at once per platform (each drains many chats); see outbox
     delivery_batch_window: float = 0.1  # seconds a shard's delivery waits to gather more messages (with a broker)
+    # Seconds a lease lasts unless renewed (`service.delivery.leases`): a dead gateway's delivery shards, a bot's
+    # long poll and a Matrix account's sync are taken over this long after it died.
+    lease_seconds: float = 10.0
 
     # /metrics, /healthz and /readyz of each process (`service.observability.http`); 0 = no such server. Several
     # processes on one host take the first free port of METRICS_PORT … METRICS_PORT + METRICS_PORTS - 1.
