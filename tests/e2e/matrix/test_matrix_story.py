@@ -149,13 +149,13 @@ def _story(homeserver, kind: str, players: int, seed: int, transcripts) -> dict:
     return asyncio.run(scenario())
 
 
-def test_a_board_game_with_one_person_and_four_bots_tells_every_move(homeserver, backbone_pg, transcripts):
+def test_matrix_board_game_of_one_person_and_four_bots_tells_every_move(homeserver, backbone_pg, transcripts):
     stats = _story(homeserver, "board", 5, 7, transcripts)
     stats.pop("moves_and_lines"), stats.pop("shown")
     print("board game, one person and four bots, over Matrix:", stats)
 
 
-def test_a_card_game_with_one_person_and_three_bots_shows_every_threat_card(homeserver, backbone_pg, transcripts):
+def test_matrix_card_game_of_one_person_and_three_bots_shows_every_threat_card(homeserver, backbone_pg, transcripts):
     stats = _story(homeserver, "cards", 4, 45, transcripts)
     moves, lang, names = stats.pop("moves_and_lines")
     shown = stats.pop("shown")
