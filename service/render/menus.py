@@ -4,7 +4,8 @@ Few choices give one level of buttons. Many give two: the first level lists the 
 with a single choice is that choice's own button), the second the choices of one kind, with a back button (`@`);
 a kind with more choices than fit on one screen is paged (`@kind:page`). A long kind whose choices name two things
 (King Arthur's exchange: a knight, then a card) goes in two steps: its first arguments (`@kind=arg`), then the
-choices with that first argument. Every legal action is always reachable.
+choices with that first argument; a long kind of numbers is a number pad (Morgan's count). Every legal action is
+always reachable.
 Limits: 8 buttons a row (we use at most 4 for readability), 100 buttons in all, callback data within 64 bytes
 (`service.callback.pack` enforces it).
 """
@@ -22,6 +23,7 @@ MAX_ROW = 8
 MAX_BUTTONS = 100
 ONE_LEVEL_MAX = 10  # up to this many choices: a single level
 PAGE_SIZE = 24  # choices per page on the second level (plus navigation buttons)
+PAD_ROW = 5  # numbers a row on a number pad
 SPLIT_MIN = 8  # a kind with more choices than this, each naming two things, is chosen in two steps
 LABEL_MAX = 40  # a phone shows about this much on a full-width button
 # Buttons per row by the longest label in the menu: numbers and short words side by side, sentences alone.
@@ -96,7 +98,11 @@ def build(
     pages = max(1, -(-len(choices) // PAGE_SIZE))
     page = min(page, pages - 1)
     chunk = choices[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    rows = _rows([Button(short(label(a)), data(encode(a))) for a in chunk])
+    if _numbers(choices):  # a number pad (Morgan's count): the question says what the numbers are
+        pad = [Button(str(a.args[0]), data(encode(a))) for a in chunk]
+        rows = [pad[i : i + PAD_ROW] for i in range(0, len(pad), PAD_ROW)]
+    else:
+        rows = _rows([Button(short(label(a)), data(encode(a))) for a in chunk])
     nav: list[Button] = []
     if back:
         nav.append(Button(t(lang, "menu.back"), data(back)))
@@ -108,6 +114,13 @@ def build(
     if nav:
         rows.append(nav)
     return rows
+
+
+def _numbers(choices: list[Action]) -> bool:
+    """Whether a kind's many choices are each one number (shown as a number pad)."""
+    return len(choices) > ONE_LEVEL_MAX and all(
+        len(a.args) == 1 and isinstance(a.args[0], int) and not isinstance(a.args[0], bool) for a in choices
+    )
 
 
 def _two_steps(choices: list[Action]) -> bool:

@@ -257,3 +257,13 @@ def test_king_arthurs_exchange_goes_in_two_steps_a_knight_then_a_card():
     assert codes("arthur=2") == [Action("arthur", (2, c)).encode() for c in cards] + ["@arthur"]
     assert codes("arthur=9") == [a.encode() for a in actions if a.kind == "arthur"][:menus.PAGE_SIZE] + ["@arthur"]
     assert menus.reachable(build) == {a.encode() for a in actions}
+
+
+def test_morgans_count_is_a_number_pad():
+    actions = [Action("count", (n,)) for n in range(1, 21)]
+    keyboard = menus.build(
+        actions, lambda a: a.encode(), lambda a: f"Count: {a.args[0]}", lambda kind, n: kind,
+        game_id=7, seq=3, lang="en",
+    )
+    assert [[b.label for b in row] for row in keyboard] == [[str(n) for n in range(r, r + 5)] for r in (1, 6, 11, 16)]
+    assert [unpack(b.data).code for row in keyboard for b in row] == [a.encode() for a in actions]
