@@ -79,6 +79,13 @@ class RecordingAdapter:
     async def delete(self, chat: str, message_id: str) -> None:
         await self._call("delete", chat, message_id=message_id)
 
+    async def open_table(self, community: str, title: str, people: list[str]) -> str:
+        """A table's own place: a recorded chat `<community>/<n>` (as a Telegram forum's topic is addressed)."""
+        with self._mutex:
+            number = next(self._ids)
+        await self._call("open_table", community, text=title, extra={"people": list(people), "table": number})
+        return f"{community}/{number}"
+
     async def pin(self, chat: str, message_id: str) -> bool:
         await self._call("pin", chat, message_id=message_id)
         return True

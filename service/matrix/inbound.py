@@ -13,7 +13,7 @@ from service.matrix import numbered
 from service.play.dispatch import ADMIN_FLAG, COMMANDS
 
 PLATFORM = "matrix"
-PREFIX = "!"
+PREFIX = numbered.COMMAND_PREFIX
 
 
 class Origin(NamedTuple):

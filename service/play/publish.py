@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import asking, board_post, no_idle, presenting
+from service.play import asking, board_post, ending, no_idle, presenting
 from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -195,6 +195,5 @@ def record_move(
     published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
-        outcome = presenting.outcome(game.kind, result, game.language, names)
-        outbox.tell(s, chat, presenting.t(game.language, "notice.game_end", outcome=outcome))
+        ending.announce(s, game, chat, state, seat, events, names)
     return published

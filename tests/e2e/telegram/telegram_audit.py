@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from engine import get_game
 from service import ratings
-from service.play import presenting
+from service.play import ending, presenting
 from service.play.publish import seat_name
 from service.render import board_text, cards_text, i18n, narration  # noqa: F401  imported now, as the worker does at start
 from service.render.ratings import changes_text
@@ -47,6 +47,7 @@ class Rendered:
     silenced: bool = False
     last_board: str = ""  # the board after the last move
     ratings: str = ""  # the ratings notice after the game, if it was rated
+    closing: str = ""  # the closing message of the finished game
 
     def public_text(self, text: str) -> bool:
         if text in self.boards or text == NO_RIGHTS_DEFAULT:
@@ -145,9 +146,9 @@ def rendered(game_id: int) -> Rendered:
             lines = narration.narrate(kind, events, langs[seat], names, seat)
             out.private_lines.setdefault(seat, set()).update(part for line in lines for part in line.split("\n"))
     result = engine.result(state)
-    if result is not None:  # the closing notice: the result in words, as public as the final board
-        outcome = presenting.outcome(kind, result, group_lang, names)
-        out.boards.add(presenting.t(group_lang, "notice.game_end", outcome=outcome))
+    if result is not None:  # the closing message: the result, loyalties and numbers, as public as the final board
+        out.closing = ending.closing_text(kind, state, narration.moves(kind, config, seed, log), group_lang, names)
+        out.boards.add(out.closing)
         _add_ratings(out, game_id, result, users, group_lang)
     return out
 

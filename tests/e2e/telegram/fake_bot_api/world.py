@@ -173,7 +173,7 @@ class Record:
 class World:
     """Everything the fake Telegram holds for one bot."""
 
-    def __init__(self, token: str, bot_username: str, limits: RateLimits) -> None:
+    def __init__(self, token: str, bot_username: str, limits: RateLimits, first_id: int = 0) -> None:
         self.lock = threading.RLock()
         self.token = token
         self.bot = {
@@ -202,8 +202,8 @@ class World:
         self.files: dict[str, bytes] = {}  # file_id → the photo uploaded under it
         self.clock_offset = 0.0
         self._update_ids = itertools.count(1)
-        self._user_ids = itertools.count(1001)
-        self._group_ids = itertools.count(1)
+        self._user_ids = itertools.count(1001 + first_id)  # first_id: runs that share a database never meet
+        self._group_ids = itertools.count(1 + first_id)
         self._basic_group_ids = itertools.count(4_000_000_001)
         self._callback_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
