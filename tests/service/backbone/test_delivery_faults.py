@@ -29,7 +29,7 @@ def statuses() -> list[str]:
 
 def lock_is_free() -> bool:
     try:
-        with get_sessions().lock(f"deliver:rec:shard:{outbox.shard_of(CHAT)}", timeout=5, wait=0):
+        with get_sessions().locks.hold(f"deliver:rec:shard:{outbox.shard_of(CHAT)}", timeout=5, wait=0):
             return True
     except TimeoutError:
         return False
