@@ -36,7 +36,7 @@ from nio import (
 from PIL import Image
 
 from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError, delivering
-from service.matrix import numbered
+from service.matrix import numbered, rooms
 from service.matrix.calls import failure, forbidden, network, raw_call
 from service.matrix.choices import ChoiceMaps
 from service.matrix.direct_rooms import DirectRooms
@@ -246,6 +246,29 @@ class MatrixAdapter:
         return event_id
 
     @_on_home_loop
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        """An `m.file` event (encrypted in an encrypted room) whose body is the caption."""
+        room = self.client.rooms.get(chat)
+        encrypt = bool(room and room.encrypted and self.client.olm)
+        async with network():
+            resp, keys = await self.client.upload(
+                io.BytesIO(data), content_type="text/plain", filename=filename, filesize=len(data), encrypt=encrypt
+            )
+        if not isinstance(resp, UploadResponse):
+            raise failure(resp)
+        content: dict[str, Any] = {
+            "msgtype": "m.file",
+            "body": caption or filename,
+            "filename": filename,
+            "info": {"mimetype": "text/plain", "size": len(data)},
+        }
+        if keys is not None:
+            content["file"] = {**keys, "url": resp.content_uri}
+        else:
+            content["url"] = resp.content_uri
+        return await self._send(chat, "m.room.message", content)
+
+    @_on_home_loop
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None:
@@ -330,6 +353,14 @@ class MatrixAdapter:
         if self.choices.first_time(chat, "silence-power"):
             await self.send_text(chat, self.explain("silence_no_power"))
         return False
+
+    @_on_home_loop
+    async def open_table(self, community: str, title: str, people: Sequence[str]) -> str:
+        """A table's own room in the community's Space (`rooms`), linked from the community's room."""
+        async with network():
+            room = await rooms.open_table(self.client, community, title, people)
+        await self.send_text(community, f"🏰 {title}: https://matrix.to/#/{room}")
+        return room
 
     # --- direct rooms (`DirectRooms`) -----------------------------------------------------------
     def forget_direct_rooms(self) -> None:

@@ -51,8 +51,10 @@ def create(
     response_minutes: float | None = None,
     user_name: str | None = None,
     seed: int | None = None,
+    title: str | None = None,
 ) -> tuple[str, int | None]:
-    """Open a lobby in `chat` with its creator seated; ("busy", id) if the chat already has an open game."""
+    """Open a lobby in `chat` with its creator seated; ("busy", id) if the chat already has an open game. `title`:
+    the group's name, which the players' direct chats name the game by."""
     if kind not in engine.GAMES:
         return "bad_value", None
     settings = get_settings()
@@ -72,6 +74,7 @@ def create(
                 "picture": settings.board_pictures,
                 "turn_deadline": (turn_hours * 3600) if turn_hours else settings.turn_deadline,
                 "response_deadline": (response_minutes * 60) if response_minutes else settings.response_deadline,
+                **({"title": title[:64]} if title else {}),
             },
             seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
             status="lobby",

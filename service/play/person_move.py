@@ -136,8 +136,7 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     dm = (cmd["platform"], direct_chat_of(user))
     due = s.scalar(select(Deadline.due_at).where(Deadline.game_id == game.id, Deadline.seat == mine.seat))
     left = (due - utcnow()).total_seconds() if due is not None else None
-    text = asking.question_text(game, p, user.language or game.language, left)
-    asking.ask(s, dm, game, mine.seat, mine.prompt_seq, text, p, {})
+    asking.ask(s, dm, game, mine.seat, mine.prompt_seq, p, user.language or game.language, left, {})
     return Outcome("navigated", {dm})
 
 

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import asking, board_post, presenting
+from service.play import asking, board_post, ending, no_idle, presenting
 from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -110,6 +110,7 @@ def publish(
     durations = {
         "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
         "response": float(opts.get("response_deadline", settings.response_deadline)),
+        no_idle.WINDOW: float(opts.get("window_deadline", settings.window_deadline)),
     }
     prompts: dict[int, tuple[int, str]] = {}
     for seat in seats:
@@ -140,7 +141,8 @@ def publish(
                 seat.prompt_seq = None
         lang = langs[seat.seat]
         new = seat.prompt_seq if seat.prompt_seq != asked else None  # a decision that comes now
-        recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if new and asked is None else None
+        comes = new is not None and asked is None
+        recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if comes else None
         for line in [recap] if recap else pres.private_lines.get(seat.seat, []):
             outbox.enqueue(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
@@ -148,11 +150,11 @@ def publish(
             asking.close(s, dm, game.id, seat.seat, asked, lang, answered=seat.seat == actor)
             out.chats.add(dm)
         if new is not None and p is not None:
-            left = durations[pending[seat.seat].timing]
-            asking.ask(s, dm, game, seat.seat, new, asking.question_text(game, p, lang, left), p, reach)
+            left = durations[no_idle.timing(game.kind, pending[seat.seat])]
+            asking.ask(s, dm, game, seat.seat, new, p, lang, left, reach)
             out.chats.add(dm)
         if seat.seat in pending and seat.prompt_seq is not None:
-            prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)
+            prompts[seat.seat] = (seat.prompt_seq, no_idle.timing(game.kind, pending[seat.seat]))
 
     if users:  # all-bot tables have no deadlines to keep
         out.prompts, out.durations = prompts, durations
@@ -193,6 +195,5 @@ def record_move(
     published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
-        outcome = presenting.outcome(game.kind, result, game.language, names)
-        outbox.tell(s, chat, presenting.t(game.language, "notice.game_end", outcome=outcome))
+        ending.announce(s, game, chat, state, seat, events, names)
     return published

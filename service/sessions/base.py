@@ -91,9 +91,24 @@ class MessageIds(ABC):
 
 
 class Locks(ABC):
+    """Locks held for a block, and leases held by a named holder until they lapse."""
+
     @abstractmethod
     def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> AbstractContextManager[None]:
         """A lock held at most `timeout` seconds (so a killed holder cannot block forever)."""
+
+    @abstractmethod
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        """Take lease `name` for `holder`, or renew it if `holder` has it, for `ttl` seconds: True if `holder` holds
+        it now; False while another holder's lease is live (it lapses `ttl` after its last renewal)."""
+
+    @abstractmethod
+    def drop_lease(self, name: str, holder: str) -> None:
+        """Give lease `name` up, if `holder` holds it (never another's)."""
+
+    @abstractmethod
+    def lease_holder(self, name: str) -> str | None:
+        """Who holds lease `name` now (None: nobody)."""
 
 
 class Marks(ABC):

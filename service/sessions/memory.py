@@ -85,6 +85,7 @@ class MemoryLocks(Locks):
     def __init__(self) -> None:
         self._mutex = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        self._leases: dict[str, tuple[str, float]] = {}  # name → (holder, expiry on the monotonic clock)
 
     @contextmanager
     def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
@@ -96,6 +97,25 @@ class MemoryLocks(Locks):
             yield
         finally:
             lock.release()
+
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        with self._mutex:
+            now = time.monotonic()
+            current = self._leases.get(name)
+            if current is not None and current[0] != holder and current[1] > now:
+                return False
+            self._leases[name] = (holder, now + ttl)
+            return True
+
+    def drop_lease(self, name: str, holder: str) -> None:
+        with self._mutex:
+            if name in self._leases and self._leases[name][0] == holder:
+                del self._leases[name]
+
+    def lease_holder(self, name: str) -> str | None:
+        with self._mutex:
+            current = self._leases.get(name)
+            return current[0] if current is not None and current[1] > time.monotonic() else None
 
 
 class MemoryMarks(Marks):

@@ -84,6 +84,20 @@ return 1
 """
 
 
+# A lease: taken when free (or lapsed: its key expired), renewed by its holder, never taken from a live holder.
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_DROP_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
 class _Link:
     """The client the parts share, and this thread's open `pipelined` block, whose writes go together."""
 
@@ -198,6 +212,8 @@ class RedisMessageIds(MessageIds):
 class RedisLocks(Locks):
     def __init__(self, link: _Link) -> None:
         self.client = link.client
+        self._lease = self.client.register_script(_LEASE)
+        self._drop_lease = self.client.register_script(_DROP_LEASE)
 
     @contextmanager
     def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
@@ -211,6 +227,16 @@ class RedisLocks(Locks):
             # held longer than `timeout`: another holder may already have it
             with suppress(redis.exceptions.LockNotOwnedError):
                 lock.release()
+
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        return bool(self._lease(keys=[f"{P}lease:{name}"], args=[holder, max(1, int(ttl * 1000))]))
+
+    def drop_lease(self, name: str, holder: str) -> None:
+        self._drop_lease(keys=[f"{P}lease:{name}"], args=[holder])
+
+    def lease_holder(self, name: str) -> str | None:
+        raw = self.client.get(f"{P}lease:{name}")
+        return raw.decode() if raw is not None else None
 
 
 class RedisMarks(Marks):

@@ -35,16 +35,16 @@ def test_the_card_game_board_names_only_the_top_threat_card():
     game = get_game("cards")
     view = game.view(game.new_game({"players": 3}, 1), None)
     text = cards_text.board({**view, "threat_top": "picts_4", "threat_count": 5}, "pl", {})
-    assert "Wierzch stosu Zagrożenia: Piktowie 4 · 5 kart w stosie" in text
+    assert "Wierzch stosu Zagrożenia: Piktowie 4\n   5 kart w stosie" in text  # folded to a phone's width
     hidden = cards_text.board({**view, "threat_top": "hidden", "threat_count": 1}, "en", {})
-    assert "Threat pile top: face-down card · 1 card in the pile" in hidden
+    assert "Threat pile top: face-down card\n   1 card in the pile" in hidden
 
 
 def test_labels_combine_a_kind_with_its_arguments():
     game = get_game("board")
     view = game.view(game.new_game({"players": 3}, 1), 0)
     names = {1: "Bea"}
-    assert board_text.label(Action("evil", ("black",)), view, 0, "en", names) == "🂠 Draw a black card"
+    assert board_text.label(Action("evil", ("black",)), view, 0, "en", names) == "🃏 Draw a black card"
     assert board_text.label(Action("move", ("grail",)), view, 0, "en", names) == "🐎 Go to: Holy Grail"
     assert board_text.label(Action("give", ("grail",)), view, 0, "en", names) == "Give: Grail"
     assert board_text.label(Action("accuse", (1,)), view, 0, "en", names) == "☝ Accuse: Bea"
