@@ -46,7 +46,12 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument(
         "--send-latency", type=float, default=0.0, help="seconds each send to the chat platform takes (its API's)"
     )
+    p.add_argument("--groups", default=None, help="worker groups (hosts) to compare, e.g. 1,2: capacity with each "
+                   "(`bench.scaling`); --processes is then per group (default 2, a one-core host's)")
+    p.add_argument("--no-pin", dest="pin", action="store_false", help="with --groups: leave the groups unpinned")
     args = p.parse_args(argv)
+    if args.groups and args.processes is None and args.pin:
+        args.processes = 2
     return _worker_layout(args)
 
 
@@ -64,7 +69,7 @@ def _worker_layout(args: argparse.Namespace) -> argparse.Namespace:
 
 
 
-def _start(*role: str) -> subprocess.Popen:
+def start_role(*role: str) -> subprocess.Popen:
     """Start one of the benchmark's processes (`--serve-worker …` or `--serve-deliveries …`) in its own process
     group, whose CPU time counts as the worker's."""
     cmd = [sys.executable, "-m", "bench.pipeline", *role]
@@ -73,8 +78,9 @@ def _start(*role: str) -> subprocess.Popen:
     return proc
 
 
-def _await_answers(procs: list[subprocess.Popen]) -> None:
-    """Wait until each of the processes' Celery workers answers a ping."""
+def await_answers(procs: list[subprocess.Popen], expected: int | None = None) -> None:
+    """Wait until each of the processes' Celery workers answers a ping (`expected` workers, if processes hold
+    several)."""
     from workers.app import configure
 
     app = configure()
@@ -82,7 +88,7 @@ def _await_answers(procs: list[subprocess.Popen]) -> None:
     while time.monotonic() < deadline:
         if any(proc.poll() is not None for proc in procs):
             raise SystemExit("a benchmark worker exited at start")
-        if len(app.control.ping(timeout=0.5)) >= len(procs):
+        if len(app.control.ping(timeout=0.5)) >= (expected or len(procs)):
             return
     raise SystemExit("the benchmark's workers did not answer")
 
@@ -121,6 +127,11 @@ def _serve_deliveries(latency: float) -> None:
     asyncio.run(consumer.stop())
 
 
+def run_id() -> str:
+    """The run's part of its chats' names (`bench-<run>-…`)."""
+    return str(int(time.time()))
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -148,7 +159,7 @@ def _window(name: str, args: argparse.Namespace) -> tuple[float, list[float], di
     return len(values) / (time.monotonic() - started), values, per_task
 
 
-def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float], dict[str, float]]:
+def noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[float, list[float], dict[str, float]]:
     from service.play.queue import enqueue
 
     until = time.time() + args.warmup + args.seconds + 1.0
@@ -164,7 +175,7 @@ def _noop_phase(args: argparse.Namespace, delay: float, chains: int) -> tuple[fl
     return result
 
 
-def _game_phase(
+def game_phase(
     args: argparse.Namespace, run: str, games: int, delay: float
 ) -> tuple[float, list[float], dict[str, float]]:
     from service.play import lobby
@@ -216,11 +227,11 @@ def _stop_games(ids: list[int]) -> None:
     time.sleep(2.0)  # the moves in hand finish; finding their game stopped, they schedule no more
     # the moves still scheduled would run in the next phase (or the next run) and cost it their work
     unschedule_moves(set(ids))
-    _purge()
+    purge()
 
 
 
-def _purge() -> None:
+def purge() -> None:
     """Drop queued tasks (left by an earlier run, or a stopped phase's: they would find their game stopped)."""
     from workers.app import configure
 
@@ -230,7 +241,7 @@ def _purge() -> None:
 def _drain() -> None:
     """Let the phase's last tasks finish before the next phase is measured."""
     time.sleep(2.0)
-    _purge()
+    purge()
 
 
 
@@ -242,26 +253,30 @@ def pipeline(argv: list[str] | None = None) -> dict[str, float]:
     Capacity phase: games and no-op chains back to back (no waiting): the most moves/s and tasks/s.
     """
     args = _parse(argv or [])
+    if args.groups:
+        from bench.scaling import scaling
+
+        return scaling(args, [int(n) for n in args.groups.split(",")], args.pin)
     harness.configure(args)
     from bench.engine import reference_cpu_seconds
     from service.store import migrate
 
     migrate()
     harness.vacuum()
-    run = str(int(time.time()))
+    run = run_id()
     delay = args.games / args.rate
     reference_start = reference_cpu_seconds() * 1000
-    _purge()
-    workers = [_start("--serve-worker", str(args.concurrency), args.pool) for _ in range(args.processes)]
-    workers.append(_start("--serve-deliveries", str(args.send_latency)))
-    _await_answers(workers)
+    purge()
+    workers = [start_role("--serve-worker", str(args.concurrency), args.pool) for _ in range(args.processes)]
+    workers.append(start_role("--serve-deliveries", str(args.send_latency)))
+    await_answers(workers)
     try:
-        noop_rate, noop_rt, noop_cpu = _noop_phase(args, delay, args.games)
-        move_rate, move_rt, move_cpu = _game_phase(args, run, args.games, delay)
+        noop_rate, noop_rt, noop_cpu = noop_phase(args, delay, args.games)
+        move_rate, move_rt, move_cpu = game_phase(args, run, args.games, delay)
         noop_max = move_max = float("nan")
         if args.capacity_games:
-            noop_max, _, _ = _noop_phase(args, 0.0, args.capacity_games)
-            move_max, _, _ = _game_phase(args, run, args.capacity_games, 0.0)
+            noop_max, _, _ = noop_phase(args, 0.0, args.capacity_games)
+            move_max, _, _ = game_phase(args, run, args.capacity_games, 0.0)
     finally:
         for worker in workers:
             os.killpg(worker.pid, signal.SIGTERM)
@@ -367,6 +382,10 @@ if __name__ == "__main__":
     compose.wire()
     if len(sys.argv) == 4 and sys.argv[1] == "--serve-worker":
         _serve_worker(int(sys.argv[2]), sys.argv[3])
+    elif len(sys.argv) == 6 and sys.argv[1] == "--serve-group":
+        from bench.scaling import serve_group
+
+        serve_group(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
     elif len(sys.argv) == 3 and sys.argv[1] == "--serve-deliveries":
         _serve_deliveries(float(sys.argv[2]))
     else:

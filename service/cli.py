@@ -129,6 +129,16 @@ def bench_pipeline(ctx: typer.Context) -> None:
     pipeline.pipeline(list(ctx.args))
 
 
+@bench.command("chat", context_settings=PASS_THROUGH)
+def bench_chat(ctx: typer.Context) -> None:
+    """Games of simulated people through the real gateway and workers against the fake Bot API: tap → updated
+    panel latency, Bot API calls per move, and how many human-paced games one bot account carries."""
+    from bench import chat
+
+    _wire()
+    chat.chat(list(ctx.args))
+
+
 @bench.command("moves", context_settings=PASS_THROUGH)
 def bench_moves(ctx: typer.Context) -> None:
     """A worker's move alone, in one process against PostgreSQL and Redis, without Celery."""

@@ -25,6 +25,10 @@ from tests.redis_dbs import OWNER_KEY, flush_redis
 
 # Every process of a test (the test itself, its gateways and workers) signs buttons with the same secret.
 os.environ.setdefault("CALLBACK_SECRET", "tests-only-callback-secret")
+# Bots play at once unless a test paces them (CHAT_BOT_DELAY, issue 23: a chat game's default is a readable pace).
+os.environ.setdefault("CHAT_BOT_DELAY", "0")
+# Pictures cost 30-50 ms a move: on only in the tests that look at them (BOARD_PICTURES, issue 23 item 10).
+os.environ.setdefault("BOARD_PICTURES", "false")
 compose.wire()  # as the `camelot` command does: the tests play in this process, or publish to their workers
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"

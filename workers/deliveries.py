@@ -11,8 +11,10 @@ only its gateway holds the end-to-end keys.
 The consumer is a Celery worker in a thread of the gateway process, with a thread per delivery shard (each task
 calls the adapter the gateway registered, as in-process delivery does): shards send in parallel, as they did from
 the workers' pool processes. A platform's global rate grants about one message per shard pass, so one sender at a
-time would send one message per API round trip. One gateway process per platform account sends (Telegram allows
-one poller per bot; a Matrix device syncs in one process), so its locks left by a killed predecessor are stale.
+time would send one message per API round trip. Several gateways of one account (Telegram's webhook mode) all
+consume the queue: a deliver task sends its shard under the shard's lease (`service.delivery.leases`), renewed
+while it sends and lapsing when its gateway dies, so a shard has one sender at a time and a dead one's shards are
+taken over by another gateway's `ShardWatch` within about one and a half `LEASE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import structlog
 from celery.platforms import EX_OK
 from celery.worker import state
 
+from service.delivery.takeover import ShardWatch
 from service.settings import get_settings
 from workers.app import configure
 
@@ -45,6 +48,7 @@ class DeliveryConsumer:
         self.platform = platform
         self.queue = delivery_queue(platform)
         self._thread: threading.Thread | None = None
+        self._watch = ShardWatch(platform)
 
     def start(self) -> None:
         worker = configure().WorkController(
@@ -59,6 +63,7 @@ class DeliveryConsumer:
         state.should_stop = None
         self._thread = threading.Thread(target=worker.start, name=f"{self.queue}-deliveries", daemon=True)
         self._thread.start()
+        self._watch.start()
         log.info("deliveries.consuming", platform=self.platform, queue=self.queue)
 
     async def stop(self) -> None:
@@ -66,6 +71,7 @@ class DeliveryConsumer:
         caller's event loop keeps running meanwhile, as the task's sends may need it."""
         if self._thread is None:
             return
+        self._watch.stop()
         state.should_stop = EX_OK
         await asyncio.to_thread(self._thread.join)
         self._thread = None

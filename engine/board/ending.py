@@ -4,8 +4,9 @@ three-player rule's reveal of each knight's loyalty. `turns.advance` calls these
 from __future__ import annotations
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests
+from engine.board import known, ops
 from engine.board.frames import Events, Frame, decision
+from engine.board.quests import rewards
 from engine.board.state import BoardState
 from engine.core.actions import Action
 from engine.core.events import private, public
@@ -57,7 +58,7 @@ def kill(s: BoardState, seat: int, ev: Events) -> None:
         s.doomed.remove(seat)
     if not s.alive[seat]:
         return
-    quests.leave_location(s, seat, None)
+    rewards.leave_location(s, seat, None)
     s.alive[seat] = False
     s.life[seat] = 0
     for relic in list(s.relics[seat]):

@@ -75,6 +75,13 @@ def take_card(s: BoardState, seat: int, card: str, seen_by: Collection[int] | No
     known.lost(s, seat, card, seen_by)
 
 
+def play_white(s: BoardState, seat: int, card: str, where: str, ev: Events) -> str:
+    """A white card played face up on a quest (or in the siege): everybody sees it leave the hand."""
+    take_card(s, seat, card, known.EVERYONE)
+    ev.append(public("white_played", seat=seat, quest=where, card=card))
+    return card
+
+
 def discard_card(s: BoardState, seat: int, card: str, seen_by: Collection[int] | None) -> None:
     take_card(s, seat, card, seen_by)
     s.white_discard.append(card)

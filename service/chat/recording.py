@@ -73,6 +73,9 @@ class RecordingAdapter:
     ) -> None:
         await self._call("edit_photo", chat, text=caption, buttons=buttons, message_id=message_id)
 
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        return await self._call("send_document", chat, text=caption, extra={"filename": filename, "data": data})
+
     async def delete(self, chat: str, message_id: str) -> None:
         await self._call("delete", chat, message_id=message_id)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -22,8 +21,10 @@ from sqlalchemy import select, update
 from service.chat.base import ChatAdapter, RateLimited, TransientError
 from service.chat.registry import get_adapter
 from service.delivery import tables
+from service.delivery.leases import Lease
 from service.delivery.loop import run
 from service.delivery.sends import SendResult, perform
+from service.delivery.takeover import shard_lease
 from service.play.presenting import t
 from service.play.queue import delivery_mark, enqueue, request_delivery
 from service.sessions import get_sessions
@@ -60,9 +61,8 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
     for a rate by sleeping in-process, else by re-enqueueing itself."""
     settings = get_settings()
     in_process = not settings.celery_broker_url if in_process is None else in_process
-    sessions = get_sessions()
+    lock = Lease(f"deliver:{platform}:{chat}", wait=0 if not in_process else 30)
     try:
-        lock = sessions.lock(f"deliver:{platform}:{chat}", timeout=120, wait=0 if not in_process else 30)
         lock.__enter__()
     except TimeoutError:
         enqueue("deliver", countdown=0.2, platform=platform, chat=chat)
@@ -106,8 +106,8 @@ def deliver_shard(platform: str, shard: int) -> int:
     settings = get_settings()
     sessions = get_sessions()
     sessions.unmark(delivery_mark(platform, shard))
+    lock = Lease(shard_lease(platform, shard))  # a gateway's, renewed while it sends; lapses if it dies
     try:
-        lock = sessions.lock(f"deliver:{platform}:shard:{shard}", timeout=120, wait=0)
         lock.__enter__()
     except TimeoutError:  # another sender has the shard: look again shortly (it may have read before our rows)
         enqueue("deliver", countdown=0.2, platform=platform, shard=shard)
@@ -122,7 +122,7 @@ def deliver_shard(platform: str, shard: int) -> int:
         except LookupError:
             log.warning("outbox.no_adapter", platform=platform)
             return 0
-        while True:
+        while not lock.lost:  # lost: this process stalled past the lease and another sender has the shard
             booked.write()
             with get_engine().connect() as conn:
                 rows = outbox.pending_for_shard(conn, platform, shard, list(waits), SHARD_BATCH)
@@ -160,7 +160,7 @@ def deliver_shard(platform: str, shard: int) -> int:
     return handled
 
 
-def _finish(booked: Booked, lock: AbstractContextManager[None]) -> None:
+def _finish(booked: Booked, lock: Lease) -> None:
     """Book what was sent, then release the sender's lock, also when the booking fails: a lock left held stopped
     its chats' deliveries until it expired (and the collector released it later, from another thread, in vain)."""
     try:

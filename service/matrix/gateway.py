@@ -203,7 +203,8 @@ class Gateway:
             return
         room = self.client.rooms.get(room_id)
         origin = inbound.Origin(
-            room_id, sender, event.event_id, room.user_name(sender) if room else None, not await self._direct(room_id)
+            room_id, sender, event.event_id, room.user_name(sender) if room else None, not await self._direct(room_id),
+            room.display_name if room else None,
         )
         if isinstance(event, RoomMessageText):
             await self._message(origin, event, room)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from contextlib import suppress
 
 import structlog
 from sqlalchemy import select
 
 from service.chat import registry
 from service.chat.base import Inbound
-from service.delivery.locks import release_stale_locks
+from service.delivery.leases import Lease, say_standing_by
 from service.matrix import health, inbound
 from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
@@ -28,7 +29,7 @@ from service.play.queue import enqueue
 from service.play.scans import sweep_outbox
 from service.render.i18n import t
 from service.sessions import get_sessions
-from service.settings import get_settings
+from service.settings import Settings, get_settings
 from service.store import ensure_migrated, outbox, session_scope
 from service.store.models import ProcessedUpdate, User
 
@@ -84,6 +85,41 @@ async def serve(stop: asyncio.Event | None = None) -> None:
     if not (settings.matrix_homeserver and settings.matrix_user):
         raise SystemExit("set MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD (see service/matrix/README.md)")
     ensure_migrated()
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    lease = await _sync_alone(settings.matrix_user, stop)
+    if lease is None and stop.is_set():
+        return
+    try:
+        await _serve(settings, stop)
+    finally:
+        if lease is not None:
+            lease.release()
+
+
+async def _sync_alone(user: str, stop: asyncio.Event) -> Lease | None:
+    """Take the account's sync lease (with Redis sessions): one sync consumer per account, as one device holds its
+    keys. A second gateway says so and stands by until the first one's lease lapses (None if stopped meanwhile);
+    one that loses its lease (stalled past it) stops."""
+    if not get_settings().redis_url:
+        return None
+    loop = asyncio.get_running_loop()
+    lease = Lease(f"sync:matrix:{user}", on_lost=lambda: loop.call_soon_threadsafe(stop.set))
+    if await asyncio.to_thread(lease.take):
+        return lease
+    say_standing_by(lease, "syncs this Matrix account (one sync consumer per account)")
+    while not await asyncio.to_thread(lease.take):
+        with suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), lease.ttl / 3)
+        if stop.is_set():
+            return None
+    log.info("lease.taken_over", lease=lease.name)
+    return lease
+
+
+async def _serve(settings: Settings, stop: asyncio.Event) -> None:
     encrypt = encryption_available()
     client, login = await connect(
         settings.matrix_homeserver, settings.matrix_user, settings.matrix_password, settings.matrix_store_path,
@@ -96,12 +132,7 @@ async def serve(stop: asyncio.Event | None = None) -> None:
         client, LoginStore(settings.matrix_store_path), login, adapter, choices,
         submit=_submit, answer=_answer, handled=_processed, direct_owner=_direct_owner,
     )
-    stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     health.serve()
-    release_stale_locks("matrix")
     deliveries = queue.broker().consume_deliveries("matrix") if settings.celery_broker_url else None
     log.info("matrix.gateway_started", user=login.user_id, device=login.device_id, encryption=encrypt)
     try:

@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
-from service.play import presenting
+from service.play import asking, presenting
 from service.play.hand_on import after_commit
-from service.play.publish import Published, record_move, seat_name
+from service.play.publish import Published, direct_chat_of, record_move, seat_name
 from service.play.state import Cached, Outcome, load_state
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -91,13 +91,32 @@ def _bot_move(
         rng = random.Random(f"{game.seed}:{seq}:{seat}")
         action = _bot(game.kind, seat_row.bot or "random").choose(engine_game, state, seat, rng)
     code = engine_game.encode(action)
+    before = state
     state, events = engine_game.apply(state, seat, action)
     published = record_move(s, game, table, state, events, seat, write_deadlines)
     if by == "timeout":
         chat = table.chat
         outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=seat_name(seat_row, table.users)))
         published.chats.add((chat.platform, chat.platform_id))
+        if seat in table.users:  # the person is told what was played for them, in their own chat
+            published.chats.add(_tell_timeout(s, game, table, seat, before, action))
     return _BotMove(state, published, (code, by, outbox.take_buffered(s)))
+
+
+def _tell_timeout(
+    s: Session, game: GameRow, table: game_rows.Table, seat: int, before: Any, action: Any
+) -> tuple[str, str]:
+    """Tell the person whose time ran out which choice was played for them (`before`: the state it was chosen in,
+    their own view of it), in their direct chat; returns that chat."""
+    user = table.users[seat]
+    lang = table.seats[seat].language or user.language or game.language
+    names = {row.seat: seat_name(row, table.users) for row in table.seats}
+    choice = presenting.action_label(game.kind, before, seat, action, lang, names)
+    dm = (table.chat.platform, direct_chat_of(user))
+    outbox.enqueue(
+        s, *dm, "send", {"text": presenting.t(lang, "ask.timeout", where=asking.where(game, lang), choice=choice)}
+    )
+    return dm
 
 
 @cache

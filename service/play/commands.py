@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service.play import lobby, presenting, ratings_commands, tables, tournament_commands
+from service.play import lobby, presenting, ratings_commands, story_commands, tables, tournament_commands
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
@@ -31,6 +31,8 @@ ROUTED = {
     "ratings": ratings_commands.run,
     "me": ratings_commands.run,
 }
+
+STORY = ("log", "card", "rules")  # answered by `story_commands`, as `/status` in a direct chat
 
 
 def handle(cmd: dict[str, Any]) -> str:
@@ -84,10 +86,13 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
             players=players,
             language=cmd.get("language"),
             user_name=cmd.get("user_name"),
+            title=cmd.get("chat_title"),
         )
         return status
-    if verb in ("help", "rules"):
-        return _explain(verb, cmd, game_id)
+    if verb in STORY or (verb == "status" and not cmd.get("is_group")):
+        return story_commands.run(verb, args, cmd, admin)
+    if verb in ("help", "welcome"):
+        return _help(cmd, game_id, welcome=verb == "welcome")
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":
@@ -107,12 +112,16 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
     return "bad_value"
 
 
-def _explain(verb: str, cmd: dict[str, Any], game_id: int | None) -> str:
+def _help(cmd: dict[str, Any], game_id: int | None, welcome: bool = False) -> str:
+    """The commands (and, on Matrix, how to answer with a number); `welcome`: a bare /start, greeted first."""
     with session_scope() as s:
         game = s.get(GameRow, game_id) if game_id is not None else None
         lang = game.language if game is not None else cmd.get("language")
-        text = tr(lang, "lobby.help") if verb == "help" else tr(lang, f"lobby.rules.{game.kind if game else 'board'}")
-    _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), text)
+    parts = [tr(lang, "lobby.welcome")] if welcome else []
+    parts += [tr(lang, "lobby.help"), tr(lang, "lobby.help.story")]
+    if cmd["platform"] == "matrix":
+        parts.append(tr(lang, "lobby.help.numbers"))
+    _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), "\n\n".join(parts))
     return "shown"
 
 

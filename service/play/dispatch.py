@@ -32,7 +32,8 @@ from service.settings import get_settings
 from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = (
-    "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me"
+    "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
+    "log", "card", "welcome",
 )
 ADMIN_FLAG = "--admin"
 NOTICES = {

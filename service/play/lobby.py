@@ -51,8 +51,10 @@ def create(
     response_minutes: float | None = None,
     user_name: str | None = None,
     seed: int | None = None,
+    title: str | None = None,
 ) -> tuple[str, int | None]:
-    """Open a lobby in `chat` with its creator seated; ("busy", id) if the chat already has an open game."""
+    """Open a lobby in `chat` with its creator seated; ("busy", id) if the chat already has an open game. `title`:
+    the group's name, which the players' direct chats name the game by."""
     if kind not in engine.GAMES:
         return "bad_value", None
     settings = get_settings()
@@ -68,8 +70,11 @@ def create(
             options={
                 "players": players or DEFAULT_PLAYERS.get(kind, get_game(kind).min_players),
                 "bots": bots,
+                "bot_delay": settings.chat_bot_delay,
+                "picture": settings.board_pictures,
                 "turn_deadline": (turn_hours * 3600) if turn_hours else settings.turn_deadline,
                 "response_deadline": (response_minutes * 60) if response_minutes else settings.response_deadline,
+                **({"title": title[:64]} if title else {}),
             },
             seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
             status="lobby",
@@ -198,13 +203,15 @@ def create_and_start(
     bot_kind: str = "heuristic",
     bot_delay: float = 0.0,
     first_delay: float | None = None,
+    picture: bool = False,
 ) -> int:
     """Seat `humans` (platform user ids, in seat order) then `bots` bots, and start. Returns the game id.
-    `bot_delay`: about how many seconds a bot waits before each move (`first_delay`, if given, before the first)."""
+    `bot_delay`: about how many seconds a bot waits before each move (`first_delay`, if given, before the first);
+    `picture`: the board as a picture too (the terminal game and the benchmarks go without)."""
     with session_scope() as s:
         chat_row = chat_for(s, platform, chat, True)
         people = [user_for(s, platform, user).id for user in humans]
-        options = {"bot_kind": bot_kind, "bot_delay": bot_delay}
+        options = {"bot_kind": bot_kind, "bot_delay": bot_delay, "picture": picture}
         game, state, published = start_table(s, chat_row, kind, config, people, bots, seed, language, options)
     after_commit(game, state, published, first_delay)
     return game.id
@@ -232,7 +239,8 @@ def start_table(
             "players": len(people) + bots,
             "bots": bots > 0,
             "bot_kind": "heuristic",
-            "bot_delay": 0.0,
+            "bot_delay": get_settings().chat_bot_delay,
+            "picture": get_settings().board_pictures,
             "turn_deadline": get_settings().turn_deadline,
             "response_deadline": get_settings().response_deadline,
             **options,

@@ -11,11 +11,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.errors import IllegalAction
-from service.play import presenting
+from service.play import asking, presenting
 from service.play.hand_on import after_commit, request_deliveries
 from service.play.publish import direct_chat_of, record_move
 from service.play.state import Outcome, load_state
@@ -23,7 +24,7 @@ from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import inbox as inbox_rows
 from service.store import outbox, session_scope
-from service.store.models import GameRow
+from service.store.models import Deadline, GameRow, utcnow
 from service.store.users import learn_direct_chat, user_for
 
 
@@ -133,8 +134,9 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         seat_names={seat: u.name or u.platform_id for seat, u in users.items()},
     )
     dm = (cmd["platform"], direct_chat_of(user))
-    payload = {"text": p.text, "buttons": [[[b.label, b.data] for b in row] for row in p.buttons or []]}
-    outbox.upsert_if_changed(s, *dm, f"panel:{game.id}:{mine.seat}", payload)
+    due = s.scalar(select(Deadline.due_at).where(Deadline.game_id == game.id, Deadline.seat == mine.seat))
+    left = (due - utcnow()).total_seconds() if due is not None else None
+    asking.ask(s, dm, game, mine.seat, mine.prompt_seq, p, user.language or game.language, left, {})
     return Outcome("navigated", {dm})
 
 

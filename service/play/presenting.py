@@ -16,6 +16,7 @@ from engine.core.events import Event
 from service.callback import pack, unpack
 from service.chat.base import Button
 from service.render import Panel, Presentation, i18n, result_text
+from service.render import action_label as render_action_label
 from service.render import panel as render_panel
 from service.render import present as render_present
 
@@ -32,10 +33,8 @@ NOTICES = {
     "notice.silence_on": "Morgan's silence: no talking until someone goes on a quest or Merlin is revealed.",
     "notice.silence_off": "The silence is lifted.",
     "notice.timeout": "{name} ran out of time; a safe choice was played for them.",
-    "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
     "notice.game_end": "The game is over.\n{outcome}",
-    "notice.your_turn": "Your decision in game #{game_id}: see the buttons above.",
     "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
 }
 
@@ -66,8 +65,10 @@ def present(
     seat_langs: dict[int, str],
     seat_names: dict[int, str],
     people: set[int] | None = None,
+    with_image: bool = False,
 ) -> Presentation:
-    """The move's messages; panels and private lines only for `people` (seats played by people), if given."""
+    """The move's messages; panels and private lines only for `people` (seats played by people), if given;
+    `with_image`: the board's picture too."""
     if kind in RENDERED:
         return render_present(
             kind,
@@ -79,6 +80,7 @@ def present(
             seat_langs=seat_langs,
             seat_names=seat_names,
             people=people,
+            with_image=with_image,
         )
     return _generic_present(kind, state, events, game_id=game_id, seq=seq, seat_names=seat_names)
 
@@ -97,6 +99,13 @@ def panel(
     if kind in RENDERED:
         return render_panel(kind, state, seat, game_id=game_id, seq=seq, lang=lang, level=level, seat_names=seat_names)
     return _generic_panel(kind, state, seat, game_id=game_id, seq=seq)
+
+
+def action_label(kind: str, state: Any, seat: int, action: Any, lang: str, seat_names: dict[int, str]) -> str:
+    """A choice in words for the seat's own direct chat (the state it was chosen in): its button's label."""
+    if kind in RENDERED:
+        return render_action_label(kind, state, seat, action, lang, seat_names)
+    return get_game(kind).encode(action)
 
 
 def panel_digest_key(p: Panel) -> list[Any]:

@@ -1,8 +1,9 @@
 """After a move (or a game start): render, write outbox rows, track each seat's prompt, set deadlines.
 
-Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board is
-edited only if its content changed (`games.board_digest`); a seat's panel only if what it shows changed (the
-seq its buttons carry does not count: an unchanged prompt keeps its `prompt_seq`, so its old buttons stay valid).
+Runs inside the move's transaction, so the outbox rows commit with the action or not at all. The board (a
+picture with its text, `board_post`) is edited only if its content changed (`games.board_digest`); a seat's panel
+only if what it shows changed (the seq its buttons carry does not count: an unchanged prompt keeps its
+`prompt_seq`, so its old buttons stay valid). A move's public events go to the group as one narrated message.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import presenting
+from service.play import asking, board_post, ending, no_idle, presenting
+from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
@@ -86,13 +88,10 @@ def publish(
         seat_langs=langs,
         seat_names=names,
         people=set(users),
+        with_image=bool((game.options or {}).get("picture")),
     )
     group = (chat.platform, chat.platform_id)
-    board = {"text": pres.board}
-    board_digest = outbox.digest(board, pres.board_image)
-    if board_digest != game.board_digest:
-        game.board_digest = board_digest
-        outbox.upsert(s, *group, f"board:{game.id}", board, is_group=chat.is_group, photo=pres.board_image)
+    if board_post.post(s, game, chat, pres.board, pres.board_image):
         out.chats.add(group)
     lines = list(pres.lines)
     over = engine_game.result(state) is not None
@@ -101,11 +100,18 @@ def publish(
         game.silence = silence
         outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
-    if lines:
-        outbox.enqueue(s, *group, "send", {"text": "\n".join(lines)}, is_group=chat.is_group)
+    for text in narration.pack(lines):  # one message per move, split only past the platform's limit
+        outbox.enqueue(s, *group, "send", {"text": text}, is_group=chat.is_group)
         out.chats.add(group)
 
     pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
+    settings = get_settings()
+    opts = game.options or {}
+    durations = {
+        "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
+        "response": float(opts.get("response_deadline", settings.response_deadline)),
+        no_idle.WINDOW: float(opts.get("window_deadline", settings.window_deadline)),
+    }
     prompts: dict[int, tuple[int, str]] = {}
     for seat in seats:
         user = users.get(seat.seat)
@@ -119,7 +125,7 @@ def publish(
             if user.direct_chat
             else {"group": chat.platform_id, "name": seat_name(seat, users), "lang": langs[seat.seat]}
         )
-        was_prompted = seat.prompt_seq is not None
+        asked = seat.prompt_seq
         p = pres.panels.get(seat.seat)
         if p is not None:
             key = outbox.digest({"panel": presenting.panel_digest_key(p)})
@@ -128,27 +134,28 @@ def publish(
                 seat.prompt_seq = game.seq if seat.seat in pending else None
             if changed:
                 seat.prompt_sig = key
-                payload = {"text": p.text, "buttons": _buttons(p.buttons), **reach}
-                outbox.upsert(s, *dm, f"panel:{game.id}:{seat.seat}", payload)
+                hand = asking.hand_payload(p, seat.seat in pending, reach)
+                outbox.upsert(s, *dm, asking.panel_ref(game.id, seat.seat), hand)
                 out.chats.add(dm)
             if seat.seat not in pending:
                 seat.prompt_seq = None
-        for line in pres.private_lines.get(seat.seat, []):
+        lang = langs[seat.seat]
+        new = seat.prompt_seq if seat.prompt_seq != asked else None  # a decision that comes now
+        comes = new is not None and asked is None
+        recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if comes else None
+        for line in [recap] if recap else pres.private_lines.get(seat.seat, []):
             outbox.enqueue(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
+        if asked is not None and asked != seat.prompt_seq:
+            asking.close(s, dm, game.id, seat.seat, asked, lang, answered=seat.seat == actor)
+            out.chats.add(dm)
+        if new is not None and p is not None:
+            left = durations[no_idle.timing(game.kind, pending[seat.seat])]
+            asking.ask(s, dm, game, seat.seat, new, p, lang, left, reach)
+            out.chats.add(dm)
         if seat.seat in pending and seat.prompt_seq is not None:
-            prompts[seat.seat] = (seat.prompt_seq, pending[seat.seat].timing)
-            if not was_prompted:  # an edited panel does not ring the phone: a short message does
-                text = presenting.t(langs[seat.seat], "notice.your_turn", game_id=game.id)
-                outbox.enqueue(s, *dm, "send", {"text": text, **reach})
-                out.chats.add(dm)
+            prompts[seat.seat] = (seat.prompt_seq, no_idle.timing(game.kind, pending[seat.seat]))
 
-    settings = get_settings()
-    opts = game.options or {}
-    durations = {
-        "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
-        "response": float(opts.get("response_deadline", settings.response_deadline)),
-    }
     if users:  # all-bot tables have no deadlines to keep
         out.prompts, out.durations = prompts, durations
         if write_deadlines:
@@ -162,12 +169,6 @@ def publish(
         "standing": [seat for seat in users if not over and engine_game.standing_actions(state, seat)],
     }
     return out
-
-
-def _buttons(keyboard: Any) -> list[list[list[str]]] | None:
-    if not keyboard:
-        return None
-    return [[[b.label, b.data] for b in row] for row in keyboard]
 
 
 def record_move(
@@ -194,6 +195,5 @@ def record_move(
     published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
-        outcome = presenting.outcome(game.kind, result, game.language, names)
-        outbox.tell(s, chat, presenting.t(game.language, "notice.game_end", outcome=outcome))
+        ending.announce(s, game, chat, state, seat, events, names)
     return published

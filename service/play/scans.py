@@ -13,21 +13,17 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, exists, select
 
 from service.play import presenting
+from service.play.asking import where
 from service.play.hand_on import resume_checked
 from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
+from service.render.clock import left_words
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
 from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, Deadline, GameRow, OutboxRow, ProcessedUpdate, utcnow
-
-
-def left_text(seconds: float) -> str:
-    if seconds >= 3600:
-        return f"{seconds / 3600:.0f} h"
-    return f"{max(1, round(seconds / 60))} min"
 
 
 def scan(now: datetime | None = None) -> dict[str, int]:
@@ -47,17 +43,18 @@ def scan(now: datetime | None = None) -> dict[str, int]:
                 continue
             users = game_rows.seat_users(s, game.id)
             user = users.get(row.seat)
-            left = left_text((row.due_at - now).total_seconds())
+            seconds = (row.due_at - now).total_seconds()
             if user is not None:
                 lang = user.language or game.language
                 if row.reminders == 0:
                     target = (game_platform(s, game), direct_chat_of(user))
-                    text = presenting.t(lang, "notice.reminder_direct", game_id=game.id, left=left)
+                    text = presenting.t(lang, "ask.reminder", where=where(game, lang), left=left_words(lang, seconds))
                     outbox.enqueue(s, *target, "send", {"text": text})
                 else:
                     chat = s.get(Chat, game.chat_id)
                     target = (chat.platform, chat.platform_id)
                     name = user.name or user.platform_id
+                    left = left_words(game.language, seconds)
                     text = presenting.t(game.language, "notice.reminder_group", mention=name, left=left)
                     outbox.enqueue(
                         s, *target, "send", {"text": text, "mention_users": [user.platform_id]}, is_group=chat.is_group

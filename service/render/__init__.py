@@ -14,10 +14,13 @@ from service.chat.base import Keyboard
 
 @dataclass(frozen=True)
 class Panel:
-    """A player's private message in their direct chat: their state and, when they must decide, the choices."""
+    """A player's private messages in their direct chat: `text` is their state (the hand panel, edited in place);
+    `question`, when they must decide, is what they are asked in words, sent with `buttons` as a new message at the
+    bottom of the chat (`service.play.asking`). `buttons` may also hold standing actions alone (no question)."""
 
     text: str
     buttons: Keyboard | None = None
+    question: str = ""
 
 
 @dataclass(frozen=True)
@@ -25,7 +28,7 @@ class Presentation:
     """What one move produces for the chats.
 
     `board`: the group's board summary, edited in place (the worker skips the edit when unchanged).
-    `lines`: short public event lines worth a group message of their own (a quest won, a traitor revealed).
+    `lines`: the move's narrated public events (`service.render.narration`), sent to the group as one message.
     `panels`: per seat, the seat's private panel (the worker sends/edits only those whose text or buttons changed).
     `silence`: the card game's Morgan silence after this move (None for games without silence).
     `mentions`: seats that must decide now (the group summary mentions them).
@@ -40,6 +43,6 @@ class Presentation:
     board_image: bytes | None = None
 
 
-from service.render.present import panel, present, result_text  # noqa: E402 - the contract's dataclasses come first
+from service.render.present import action_label, panel, present, result_text  # noqa: E402 - dataclasses come first
 
-__all__ = ["Panel", "Presentation", "panel", "present", "result_text"]
+__all__ = ["Panel", "Presentation", "action_label", "panel", "present", "result_text"]

@@ -15,8 +15,9 @@ from engine import get_game
 from engine.core.events import Event
 from service.callback import pack
 from service.chat.base import Button
-from service.render import Panel, Presentation, menus
+from service.render import Panel, Presentation, explain, menus
 from service.render.i18n import normalize, t
+from service.render.narration import narrate
 
 _TEXT_MODULES = {"board": "service.render.board_text", "cards": "service.render.cards_text"}
 
@@ -55,11 +56,14 @@ def panel(
     text_mod = renderer(game_name)
     view = game.view(state, seat)
     names = _names(seat_names, view)
-    parts = [text_mod.private(view, seat, lang, names)]
+    text = text_mod.private(view, seat, lang, names)
     prompts = [p for p in game.pending(state) if p.seat == seat] if game.result(state) is None else []
     keyboard = None
+    question = ""
     if prompts:
-        parts.append(text_mod.prompt_line(prompts[0].kind, view, seat, lang, names))
+        question = text_mod.prompt_line(prompts[0].kind, view, seat, lang, names)
+        if card := explain.explanation(game_name, prompts[0].kind, view, lang):
+            question += "\n" + card
         actions = game.legal_actions(state, seat)
         keyboard = menus.build(
             actions,
@@ -76,7 +80,16 @@ def panel(
         labels = [menus.short(text_mod.label(a, view, seat, lang, names)) for a in standing]
         row = [Button(label, pack(game_id, seq, game.encode(a))) for label, a in zip(labels, standing, strict=True)]
         keyboard = [*(keyboard or []), row]
-    return Panel("\n\n".join(p for p in parts if p), keyboard)
+    return Panel(text, keyboard, question)
+
+
+def action_label(
+    game_name: str, state: Any, seat: int, action: Any, lang: str, seat_names: dict[int, str] | None = None
+) -> str:
+    """A choice in words as its button said it to `seat` (rendered from the seat's own view of `state`, the state
+    it was chosen in): for the seat's own direct chat only."""
+    view = get_game(game_name).view(state, seat)
+    return renderer(game_name).label(action, view, seat, normalize(lang), _names(seat_names, view))
 
 
 def present(
@@ -104,7 +117,7 @@ def present(
     board = text_mod.board(public_view, group_lang, names)
     if mentions:
         board += "\n" + t(group_lang, "waiting", names=", ".join(names.get(s, "?") for s in mentions))
-    lines = [line for e in events if e.public and (line := text_mod.event_line(e, None, group_lang, names))]
+    lines = narrate(game_name, events, group_lang, names)  # every public event, grouped by cause
     panels: dict[int, Panel] = {}
     private_lines: dict[int, list[str]] = {}
     for seat in names:

@@ -11,6 +11,11 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
+CACHE_FORMAT = 2
+"""The shape of the structured values cached here (a game's pickled state and table, its meta, UI state), named in
+each one's key: values written in another shape are not found, and age out. Bump it when any of them changes shape;
+tests/service/backbone/test_cache_format.py pins the table's columns and the engine states' fields to it."""
+
 
 class Sessions(ABC):
     """Implemented by `MemorySessions` (embedded default) and `RedisSessions` (shared by all workers)."""
@@ -87,6 +92,19 @@ class Sessions(ABC):
     @abstractmethod
     def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> AbstractContextManager[None]:
         """A lock held at most `timeout` seconds (so a killed holder cannot block forever)."""
+
+    @abstractmethod
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        """Take lease `name` for `holder`, or renew it if `holder` has it, for `ttl` seconds: True if `holder` holds
+        it now; False while another holder's lease is live (it lapses `ttl` after its last renewal)."""
+
+    @abstractmethod
+    def drop_lease(self, name: str, holder: str) -> None:
+        """Give lease `name` up, if `holder` holds it (never another's)."""
+
+    @abstractmethod
+    def lease_holder(self, name: str) -> str | None:
+        """Who holds lease `name` now (None: nobody)."""
 
     @abstractmethod
     def mark(self, key: str, ttl: float = 86400.0) -> bool:

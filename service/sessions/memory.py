@@ -21,6 +21,7 @@ class MemorySessions(Sessions):
         self._ui: dict[tuple[str, str], tuple[dict[str, Any], float | None]] = {}
         self._message_ids: dict[tuple[str, str, str], str] = {}
         self._locks: dict[str, threading.Lock] = {}
+        self._leases: dict[str, tuple[str, float]] = {}  # name → (holder, expiry on the monotonic clock)
         self._marks: dict[str, float] = {}
         self._tat: dict[str, float] = {}
         self._due: dict[str, float] = {}
@@ -86,6 +87,25 @@ class MemorySessions(Sessions):
             yield
         finally:
             lock.release()
+
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        with self._mutex:
+            now = time.monotonic()
+            current = self._leases.get(name)
+            if current is not None and current[0] != holder and current[1] > now:
+                return False
+            self._leases[name] = (holder, now + ttl)
+            return True
+
+    def drop_lease(self, name: str, holder: str) -> None:
+        with self._mutex:
+            if name in self._leases and self._leases[name][0] == holder:
+                del self._leases[name]
+
+    def lease_holder(self, name: str) -> str | None:
+        with self._mutex:
+            current = self._leases.get(name)
+            return current[0] if current is not None and current[1] > time.monotonic() else None
 
     def mark(self, key: str, ttl: float = 86400.0) -> bool:
         now = time.monotonic()

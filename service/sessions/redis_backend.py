@@ -12,10 +12,11 @@ from typing import Any
 import redis
 
 from service.sessions import round_trip
-from service.sessions.base import Sessions
+from service.sessions.base import CACHE_FORMAT, Sessions
 
 P = "camelot:"
 STATE_TTL = 7 * 86400
+STATE, META, UI = (f"{P}{kind}:v{CACHE_FORMAT}:" for kind in ("state", "meta", "ui"))  # + game id, or scope:key
 
 # Generic cell rate: one send per `interval` per bucket, all buckets or none. Time is the server's (shared clock).
 # Times are stored to the microsecond: Lua's tostring keeps 14 digits, which rounds the epoch's microseconds up
@@ -72,6 +73,20 @@ return 1
 """
 
 
+# A lease: taken when free (or lapsed: its key expired), renewed by its holder, never taken from a live holder.
+_LEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+_DROP_LEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+
 class RedisSessions(Sessions):
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url)
@@ -79,21 +94,16 @@ class RedisSessions(Sessions):
         self._penalize = self.client.register_script(_PENALIZE)
         self._claim = self.client.register_script(_CLAIM)
         self._release = self.client.register_script(_RELEASE)
+        self._lease = self.client.register_script(_LEASE)
+        self._drop_lease = self.client.register_script(_DROP_LEASE)
         self._local = threading.local()  # .batch: the commands of the open `pipelined` block
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
-        raw = self.client.get(f"{P}state:{game_id}")
-        if raw is None:
-            return None
-        seq, _, blob = raw.partition(b":")
-        return int(seq), blob
+        return _entry(self.client.get(f"{STATE}{game_id}"))
 
     def get_state_and_epoch(self, game_id: int) -> tuple[tuple[int, bytes] | None, int]:
-        raw, epoch = self.client.mget(f"{P}state:{game_id}", f"{P}epoch:{game_id}")
-        if raw is None:
-            return None, int(epoch or 0)
-        seq, _, blob = raw.partition(b":")
-        return (int(seq), blob), int(epoch or 0)
+        raw, epoch = self.client.mget(f"{STATE}{game_id}", f"{P}epoch:{game_id}")
+        return _entry(raw), int(epoch or 0)
 
     def table_epoch(self, game_id: int) -> int:
         return int(self.client.get(f"{P}epoch:{game_id}") or 0)
@@ -107,22 +117,21 @@ class RedisSessions(Sessions):
             round_trip.send(self.client, commands)
 
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
-        self.client.set(f"{P}state:{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
+        self.client.set(f"{STATE}{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
 
     def forget_game(self, game_id: int) -> None:
-        self.client.delete(f"{P}state:{game_id}", f"{P}meta:{game_id}")
+        self.client.delete(f"{STATE}{game_id}", f"{META}{game_id}")
 
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
-        raw = self.client.get(f"{P}meta:{game_id}")
-        return json.loads(raw) if raw is not None else None
+        return _json_or_none(self.client.get(f"{META}{game_id}"))
 
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
-        self.client.set(f"{P}meta:{game_id}", json.dumps(meta), ex=STATE_TTL)
+        self.client.set(f"{META}{game_id}", json.dumps(meta), ex=STATE_TTL)
 
     def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
         self._write(
-            ("SET", f"{P}state:{game_id}", str(seq).encode() + b":" + blob, "EX", STATE_TTL),
-            ("SET", f"{P}meta:{game_id}", json.dumps(meta), "EX", STATE_TTL),
+            ("SET", f"{STATE}{game_id}", str(seq).encode() + b":" + blob, "EX", STATE_TTL),
+            ("SET", f"{META}{game_id}", json.dumps(meta), "EX", STATE_TTL),
         )
 
     def _write(self, *commands: round_trip.Command) -> None:
@@ -146,14 +155,13 @@ class RedisSessions(Sessions):
         round_trip.send(self.client, batch)
 
     def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
-        raw = self.client.get(f"{P}ui:{scope}:{key}")
-        return json.loads(raw) if raw is not None else None
+        return _json_or_none(self.client.get(f"{UI}{scope}:{key}"))
 
     def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
-        self.client.set(f"{P}ui:{scope}:{key}", json.dumps(value), px=int(ttl * 1000) if ttl else STATE_TTL * 1000)
+        self.client.set(f"{UI}{scope}:{key}", json.dumps(value), px=int(ttl * 1000) if ttl else STATE_TTL * 1000)
 
     def clear_ui(self, scope: str, key: str) -> None:
-        self.client.delete(f"{P}ui:{scope}:{key}")
+        self.client.delete(f"{UI}{scope}:{key}")
 
     def get_message_id(self, platform: str, chat: str, ref: str) -> str | None:
         raw = self.client.get(f"{P}msg:{platform}:{chat}:{ref}")
@@ -190,6 +198,16 @@ class RedisSessions(Sessions):
             # held longer than `timeout`: another holder may already have it
             with suppress(redis.exceptions.LockNotOwnedError):
                 lock.release()
+
+    def lease(self, name: str, holder: str, ttl: float) -> bool:
+        return bool(self._lease(keys=[f"{P}lease:{name}"], args=[holder, max(1, int(ttl * 1000))]))
+
+    def drop_lease(self, name: str, holder: str) -> None:
+        self._drop_lease(keys=[f"{P}lease:{name}"], args=[holder])
+
+    def lease_holder(self, name: str) -> str | None:
+        raw = self.client.get(f"{P}lease:{name}")
+        return raw.decode() if raw is not None else None
 
     def mark(self, key: str, ttl: float = 86400.0) -> bool:
         return bool(self.client.set(f"{P}mark:{key}", b"1", nx=True, px=int(ttl * 1000)))
@@ -231,3 +249,21 @@ class RedisSessions(Sessions):
     def unschedule(self, members: list[str]) -> None:
         if members:
             self.client.zrem(DUE_KEY, *members)
+
+
+def _json_or_none(raw: bytes | None) -> Any:
+    """A cached JSON value, or None when absent or unreadable (a cache: the caller goes to the database)."""
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _entry(raw: bytes | None) -> tuple[int, bytes] | None:
+    """A cached state's (seq, blob), or None when absent or not of that form."""
+    if raw is None:
+        return None
+    seq, _, blob = raw.partition(b":")
+    return (int(seq), blob) if seq.isdigit() else None

@@ -8,13 +8,13 @@ from functools import cache
 from typing import Any
 
 from psycopg.types.json import Json
-from sqlalchemy import JSON, LargeBinary, Select, Text, TextClause, bindparam, cast, select, text
+from sqlalchemy import JSON, Select, Text, bindparam, cast, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, configure_mappers
+from sqlalchemy.orm import Session
 
-from service.store import inbox
+from service.store import inbox, move_write, sqlalchemy_compat
 from service.store.driver import autocommit_cursor, compiled, driver_of, scrubbed
-from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User, utcnow
+from service.store.models import ActionRow, Chat, GameRow, ProcessedUpdate, Seat, User
 
 OPEN = ("lobby", "active")
 
@@ -67,7 +67,6 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
         rows = s.connection().execute(_table_statement(False), {"id": game_id}).all()
     if not rows:
         return None
-    configure_mappers()  # a no-op once done (7 µs); `new_instance` alone would leave a new process's attributes unset
     game, chat = _made(GameRow, rows[0]), _made(Chat, rows[0])
     if driver is not None:  # its JSON came as text (`_table_statement`): decoded once, not once per seat's row
         game.__dict__.update((key, _json_or_none(game.__dict__[key])) for key in _GAME_JSON)
@@ -85,36 +84,33 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
 
 
 _LOADED = (GameRow, Chat, Seat, User)
-_KEYS = {model: [c.key for c in model.__table__.c if c.key not in ("created", "updated")] for model in _LOADED}
+SNAPSHOT_KEYS = {model: [c.key for c in model.__table__.c if c.key not in ("created", "updated")] for model in _LOADED}
 _AT = {  # where each model's columns start in a row of `_table_statement`
-    model: sum(len(_KEYS[m]) for m in _LOADED[: _LOADED.index(model)]) for model in _LOADED
+    model: sum(len(SNAPSHOT_KEYS[m]) for m in _LOADED[: _LOADED.index(model)]) for model in _LOADED
 }
 
 
 def _made(model: type[Any], row: Any) -> Any:
-    """The `model` object in a row of `_table_statement`, or None where the outer join found none (its id NULL).
-    The mappers must be configured (`lock_with_table` does)."""
+    """The `model` object in a row of `_table_statement`, or None where the outer join found none (its id NULL)."""
     at = _AT[model]
     if row[at] is None:  # the id, first of the columns
         return None
-    return _from_values(model, row[at : at + len(_KEYS[model])])
+    return _from_values(model, row[at : at + len(SNAPSHOT_KEYS[model])])
 
 
 def _from_values(model: type[Any], values: Any) -> Any:
-    """A `model` object of these column values (in `_KEYS` order), untracked by any session, or None for None."""
+    """A `model` object of these column values (in `SNAPSHOT_KEYS` order), untracked by any session (None: None)."""
     if values is None:
         return None
-    made = model._sa_class_manager.new_instance()  # as the ORM loads a row: no constructor (a tenth of the CPU)
-    made.__dict__.update(zip(_KEYS[model], values, strict=True))
-    return made
+    return sqlalchemy_compat.loaded(model, SNAPSHOT_KEYS[model], values)
 
 
 def _values(row: Any) -> tuple[Any, ...] | None:
-    """A loaded object's column values in `_KEYS` order (None for None)."""
+    """A loaded object's column values in `SNAPSHOT_KEYS` order (None for None)."""
     if row is None:
         return None
     loaded = row.__dict__
-    return tuple(loaded[key] if key in loaded else getattr(row, key) for key in _KEYS[type(row)])
+    return tuple(loaded[key] if key in loaded else getattr(row, key) for key in SNAPSHOT_KEYS[type(row)])
 
 
 def snapshot(game: GameRow, table: Table) -> tuple[Any, ...]:
@@ -126,7 +122,6 @@ def snapshot(game: GameRow, table: Table) -> tuple[Any, ...]:
 
 def restore(values: tuple[Any, ...]) -> tuple[GameRow, Table]:
     """The game row and table of a `snapshot`, as `lock_with_table` would load them."""
-    configure_mappers()
     game_values, chat_values, seat_values = values
     seats: list[Seat] = []
     users: dict[int, User] = {}
@@ -151,7 +146,7 @@ def _table_statement(on_pg: bool) -> Select[Any]:
     """Game, chat, seat and user columns, a row per seat. On PostgreSQL (run on the driver, see `lock_with_table`)
     the game's JSON columns come as text: the driver would decode them in every seat's row."""
     games, chats, seats, users = (model.__table__ for model in _LOADED)
-    columns = [model.__table__.c[key] for model in _LOADED for key in _KEYS[model]]
+    columns = [model.__table__.c[key] for model in _LOADED for key in SNAPSHOT_KEYS[model]]
     if on_pg:
         columns = [cast(c, Text).label(c.key) if isinstance(c.type, JSON) else c for c in columns]
     stmt = (
@@ -171,73 +166,24 @@ def action_log(s: Session, game_id: int) -> list[tuple[int, str]]:
     return [(seat, code) for seat, code in rows]
 
 
-_GAME_SQL = (
-    "UPDATE games SET seq = :seq, status = :status, result = :result, board_digest = :digest, silence = :silence, "
-    "updated = :now WHERE id = :id"
-)
-_ACTION_SQL = "INSERT INTO actions (game_id, seq, seat, code, by, created) VALUES (:id, :seq, :seat, :code, :by, :now)"
-_OUTBOX_COLUMNS = ("platform", "chat", "shard", "is_group", "op", "ref", "payload", "photo")
-_OUTBOX_SQL = f"INSERT INTO outbox ({', '.join(_OUTBOX_COLUMNS)}, status, attempts, created) VALUES "
-
-
 def save_move(
     s: Session, game: GameRow, table: Table, seat: int, code: str, by: str, rows: list[dict[str, Any]]
 ) -> None:
-    """Write a move: its log entry (at `game.seq`), the game row's new fields, the seats whose prompt changed and the
-    outbox rows, in the caller's transaction. On PostgreSQL one statement (the writes as CTEs): through the ORM's
-    flush the same writes cost twice the CPU and two more round trips, on every move. `game` and `table` come from
-    `lock_with_table`."""
-    changed, params = _move_params(game, table, seat, code, by, rows)
+    """Write a move (`move_write`): its log entry (at `game.seq`), the game row's new fields, the seats whose prompt
+    changed and the outbox rows, in the caller's transaction; on PostgreSQL as one statement, on the driver.
+    `game` and `table` come from `lock_with_table`."""
+    changed = _changed_seats(table)
+    params = move_write.params(game, changed, {"seat": seat, "code": code, "by": by}, rows)
     driver = driver_of(s)
     if driver is not None:
-        for n in range(len(rows)):
-            params[f"payload{n}"] = Json(params[f"payload{n}"])
-        params["result"] = Json(params["result"])
+        _wrap_json(params, len(rows))
         with scrubbed(), driver.cursor() as cur:
-            cur.execute(compiled(_move_statement(len(changed), len(rows))), params, prepare=True)
+            cur.execute(compiled(move_write.statement(len(changed), len(rows), None, False)), params, prepare=True)
     else:
         conn = s.connection()
-        conn.execute(_typed(text(_GAME_SQL), range(0), game=True), params)
-        conn.execute(text(_ACTION_SQL), params)
-        for n in range(len(changed)):
-            conn.execute(text(_seat_sql(n)), params)
-        for n in range(len(rows)):
-            conn.execute(_typed(text(_OUTBOX_SQL + _outbox_values(n)), range(n, n + 1), game=False), params)
+        for statement in move_write.statements(len(changed), len(rows)):
+            conn.execute(statement, params)
     table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}
-
-
-def _move_params(
-    game: GameRow, table: Table, seat: int, code: str, by: str, rows: list[dict[str, Any]]
-) -> tuple[list[Seat], dict[str, Any]]:
-    """The seats whose prompt changed since `table` was loaded, and the parameters of a move's writes."""
-    changed = [row for row in table.seats if table.prompts.get(row.seat) != (row.prompt_seq, row.prompt_sig)]
-    params: dict[str, Any] = {
-        "id": game.id,
-        "seq": game.seq,
-        "status": game.status,
-        "result": game.result,
-        "digest": game.board_digest,
-        "silence": game.silence,
-        "now": utcnow(),
-        "seat": seat,
-        "code": code,
-        "by": by,
-    }
-    for n, row in enumerate(changed):
-        params.update({f"s{n}": row.seat, f"ps{n}": row.prompt_seq, f"sig{n}": row.prompt_sig})
-    for n, row in enumerate(rows):
-        params.update({f"{column}{n}": row[column] for column in _OUTBOX_COLUMNS})
-    return changed, params
-
-
-@cache
-def _move_statement(seats: int, rows: int) -> TextClause:
-    """UPDATE games, INSERT actions, UPDATE `seats` seats and INSERT outbox (`rows` rows) as one PostgreSQL
-    statement."""
-    ctes = [f"g AS ({_GAME_SQL})", f"a AS ({_ACTION_SQL})", *(f"s{n} AS ({_seat_sql(n)})" for n in range(seats))]
-    sql = f"WITH {', '.join(ctes)} "
-    sql += _OUTBOX_SQL + ", ".join(_outbox_values(n) for n in range(rows)) if rows else "SELECT 1"
-    return _typed(text(sql), range(rows), game=True)
 
 
 def save_move_if_current(
@@ -255,84 +201,26 @@ def save_move_if_current(
     seq before the move (`game.seq - 1`). Returns whether it was. No lock is taken: a concurrent move waits on the
     row the statement updates, and then finds the seq changed. One round trip instead of four (BEGIN, the lock,
     the write, COMMIT): a quarter less CPU a move, counting PostgreSQL's."""
-    changed, params = _move_params(game, table, seat, code, by, rows)
-    params.update(before=game.seq - 1, result=Json(game.result))
-    for n in range(len(rows)):
-        params[f"payload{n}"] = Json(params[f"payload{n}"])
-    if deadlines is not None:
-        params["keep"] = [row["seat"] for row in deadlines]
-        for n, row in enumerate(deadlines):
-            params.update({f"{column}_d{n}": row[column] for column in _DEADLINE_COLUMNS})
-    sql = _current_move_sql(len(changed), len(rows), None if deadlines is None else len(deadlines))
+    changed = _changed_seats(table)
+    params = move_write.params(game, changed, {"seat": seat, "code": code, "by": by}, rows, deadlines)
+    shape = (len(changed), len(rows), None if deadlines is None else len(deadlines))
+    _wrap_json(params, len(rows))
     with autocommit_cursor() as cur:
-        applied = cur.execute(sql, params, prepare=True).fetchone()[0] == 1
+        applied = cur.execute(compiled(move_write.statement(*shape, True)), params, prepare=True).fetchone()[0] == 1
     if applied:
         table.prompts = {row.seat: (row.prompt_seq, row.prompt_sig) for row in table.seats}
     return applied
 
 
-_DEADLINE_COLUMNS = ("seat", "seq", "timing", "started_at", "due_at", "next_at")
+def _changed_seats(table: Table) -> list[Seat]:
+    """The seats whose prompt changed since `table` was loaded."""
+    return [row for row in table.seats if table.prompts.get(row.seat) != (row.prompt_seq, row.prompt_sig)]
 
 
-@cache
-def _current_move_sql(seats: int, rows: int, deadlines: int | None) -> str:
-    """`save_move_if_current`'s statement: each write a CTE on `g`, the game row's conditional update, so that
-    nothing is written if it updated no row; it returns how many it updated. Deadlines as `deadlines.set_for_game`
-    leaves them: the seats without a prompt lose theirs, a changed prompt restarts its clock, an unchanged one
-    runs on."""
-    ctes = [
-        "g AS (UPDATE games SET seq = %(seq)s, status = %(status)s, result = %(result)s, board_digest = %(digest)s, "
-        "silence = %(silence)s, updated = %(now)s WHERE id = %(id)s AND seq = %(before)s AND status = 'active' "
-        "RETURNING id)",
-        "a AS (INSERT INTO actions (game_id, seq, seat, code, by, created) "
-        "SELECT id, %(seq)s, %(seat)s, %(code)s, %(by)s, %(now)s FROM g)",
-    ]
-    ctes += [
-        f"s{n} AS (UPDATE seats SET prompt_seq = %(ps{n})s, prompt_sig = %(sig{n})s "
-        f"WHERE game_id = (SELECT id FROM g) AND seat = %(s{n})s)"
-        for n in range(seats)
-    ]
-    if rows:
-        casts = {"payload": "::json", "photo": "::bytea"}
-        selects = " UNION ALL ".join(
-            "SELECT "
-            + ", ".join(f"%({c}{n})s{casts.get(c, '')}" for c in _OUTBOX_COLUMNS)
-            + ", 'pending', 0, %(now)s FROM g"
-            for n in range(rows)
-        )
-        ctes.append(f"o AS (INSERT INTO outbox ({', '.join(_OUTBOX_COLUMNS)}, status, attempts, created) {selects})")
-    if deadlines is not None:
-        ctes.append(
-            "dd AS (DELETE FROM deadlines WHERE game_id = (SELECT id FROM g) AND NOT (seat = ANY(%(keep)s::int[])))"
-        )
-    if deadlines:
-        selects = " UNION ALL ".join(
-            "SELECT id, " + ", ".join(f"%({c}_d{n})s" for c in _DEADLINE_COLUMNS) + ", 0 FROM g"
-            for n in range(deadlines)
-        )
-        ctes.append(
-            f"du AS (INSERT INTO deadlines (game_id, {', '.join(_DEADLINE_COLUMNS)}, reminders) {selects} "
-            "ON CONFLICT (game_id, seat) DO UPDATE SET seq = excluded.seq, timing = excluded.timing, "
-            "started_at = excluded.started_at, due_at = excluded.due_at, next_at = excluded.next_at, reminders = 0 "
-            "WHERE (deadlines.seq, deadlines.timing) IS DISTINCT FROM (excluded.seq, excluded.timing))"
-        )
-    return f"WITH {', '.join(ctes)} SELECT count(*) FROM g"
-
-
-def _seat_sql(n: int) -> str:
-    return f"UPDATE seats SET prompt_seq = :ps{n}, prompt_sig = :sig{n} WHERE game_id = :id AND seat = :s{n}"
-
-
-def _outbox_values(n: int) -> str:
-    return "(" + ", ".join(f":{column}{n}" for column in _OUTBOX_COLUMNS) + ", 'pending', 0, :now)"
-
-
-def _typed(statement: TextClause, rows: range, game: bool) -> TextClause:
-    """The game's result (if `game`) and outbox rows' payloads (JSON) and photos (binary) bound with their types."""
-    binds = [bindparam("result", type_=JSON)] if game else []
-    binds += [bindparam(f"payload{n}", type_=JSON) for n in rows]
-    binds += [bindparam(f"photo{n}", type_=LargeBinary) for n in rows]
-    return statement.bindparams(*binds)
+def _wrap_json(params: dict[str, Any], rows: int) -> None:
+    """The JSON columns' values as psycopg takes them (SQLAlchemy's types do this elsewhere)."""
+    for name in move_write.json_params(rows):
+        params[name] = Json(params[name])
 
 
 def is_claimed(s: Session, platform: str, update_id: str) -> bool:

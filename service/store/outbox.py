@@ -75,6 +75,11 @@ def buffer(s: Session) -> None:
     s.info[_BUFFER] = []
 
 
+def buffered_rows(s: Session) -> list[dict[str, Any]]:
+    """The rows kept since `buffer` so far, in order, left in place (empty when the transaction does not buffer)."""
+    return list(s.info.get(_BUFFER) or [])
+
+
 def take_buffered(s: Session) -> list[dict[str, Any]]:
     """The rows kept since `buffer`, in order; the transaction stops buffering."""
     return s.info.pop(_BUFFER, None) or []
@@ -138,6 +143,24 @@ def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500
         .limit(limit)
     )
     return [(p, c) for p, c in rows]
+
+
+def shards_with_pending(s: Session, platform: str, shards: list[int], before: datetime) -> set[int]:
+    """Which of `shards` hold a due row of `platform` queued before `before` (read through the outbox's
+    (platform, shard, status, id) index)."""
+    now = utcnow()
+    rows = s.execute(
+        select(OutboxRow.shard)
+        .where(
+            OutboxRow.platform == platform,
+            OutboxRow.shard.in_(shards),
+            OutboxRow.status == "pending",
+            OutboxRow.created < before,
+            or_(OutboxRow.not_before.is_(None), OutboxRow.not_before <= now),
+        )
+        .group_by(OutboxRow.shard)
+    )
+    return {shard for (shard,) in rows}
 
 
 def pending_for_chat(s: Session | Connection, platform: str, chat: str, limit: int = 50) -> list[Row[Any]]:

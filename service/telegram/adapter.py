@@ -18,7 +18,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from telegram import Bot, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto
+from telegram import Bot, ChatPermissions, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMediaPhoto
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, NetworkError, RetryAfter, TelegramError
 from telegram.warnings import PTBDeprecationWarning
 
@@ -240,6 +240,16 @@ class TelegramAdapter:
                 message_thread_id=thread,
                 caption=_caption(caption),
                 reply_markup=keyboard_markup(buttons, bot.username),
+            )
+        return str(msg.message_id)
+
+    @following_upgrades
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        bot = await self.bot()
+        async with translated_errors():
+            group, thread = split(chat)
+            msg = await bot.send_document(
+                group, InputFile(data, filename=filename), message_thread_id=thread, caption=_caption(caption)
             )
         return str(msg.message_id)
 

@@ -98,3 +98,18 @@ def test_the_benchmark_gives_the_planner_statistics_of_the_tables_with_their_gam
         rows = s.execute(text("SELECT relname, reltuples FROM pg_class WHERE relname IN ('games', 'seats')"))
         counted = {name: tuples for name, tuples in rows}
     assert counted == {"games": 6, "seats": 24}
+
+
+def test_bench_pipeline_groups_smoke(backbone_pg, monkeypatch, capsys):
+    """Worker groups as separate process trees: capacity measured with one group, then two, in the same run."""
+    for var in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"):
+        monkeypatch.setenv(var, backbone_pg.redis_url if var != "DATABASE_URL" else backbone_pg.database_url)
+    figures = pipeline(
+        ["--groups", "1,2", "--processes", "1", "--capacity-games", "64", "--seconds", "2", "--warmup", "1",
+         "--database-url", backbone_pg.database_url, "--redis-url", backbone_pg.redis_url]
+    )
+    out = capsys.readouterr().out
+    assert "1 group(s):" in out and "2 group(s):" in out and "capacity with 2 groups" in out
+    assert figures["groups1_moves_per_s"] > 0 and figures["groups2_moves_per_s"] > 0
+    assert figures["groups2_ratio"] == pytest.approx(figures["groups2_moves_per_s"] / figures["groups1_moves_per_s"])
+    assert figures["groups1_cpu_worker_ms"] > 0 and figures["groups2_noop_per_s"] > 0

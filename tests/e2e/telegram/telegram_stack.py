@@ -65,6 +65,10 @@ class Stack:
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
 
     def start(self) -> None:
+        self.start_worker()
+        self.start_gateway()
+
+    def start_worker(self) -> None:
         self._spawn(
             "worker",
             [
@@ -81,20 +85,21 @@ class Stack:
                 "--without-heartbeat",
             ],
         )
-        self.start_gateway()
 
-    def start_gateway(self) -> None:
-        self._spawn("gateway", [sys.executable, "-c", CAMELOT, "serve", "--telegram"])
+    def start_gateway(self, name: str = "gateway", **env: str) -> subprocess.Popen[bytes]:
+        """`camelot serve --telegram` as process `name`, with `env` added to the stack's settings."""
+        return self._spawn(name, [sys.executable, "-c", CAMELOT, "serve", "--telegram"], env)
 
-    def kill_gateway(self) -> None:
+    def kill_gateway(self, name: str = "gateway") -> None:
         """SIGKILL: no goodbye, no last offset confirmed to Telegram."""
-        proc = self.procs["gateway"]
+        proc = self.procs[name]
         proc.kill()
         proc.wait(10)
 
-    def _spawn(self, name: str, argv: list[str]) -> None:
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         out = (self.logs / f"{name}.log").open("ab")
-        self.procs[name] = subprocess.Popen(argv, env=self.env, stdout=out, stderr=subprocess.STDOUT)
+        self.procs[name] = subprocess.Popen(argv, env={**self.env, **(env or {})}, stdout=out, stderr=subprocess.STDOUT)
+        return self.procs[name]
 
     def log_tail(self, lines: int = 40) -> str:
         parts = []

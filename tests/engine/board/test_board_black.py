@@ -219,3 +219,24 @@ def test_a_drawn_black_knight_card_is_seen_only_by_its_drawer_until_placed() -> 
     _pass_all(state)
     play(state, 0, "face:up")
     assert GAME.view(state, None)["quests"]["black_knight"]["black"] == ["black_knight_7"]
+
+
+def test_the_cancel_window_names_no_card_its_drawer_may_still_hide() -> None:
+    """B-BLACK: a Black Knight or Lancelot card may still go face down while the window is open, and a cancelled one
+    is discarded face down: the window's public events say "hidden" (the drawer saw it privately); a special card,
+    read out when drawn, is named."""
+    state = table(3, black=["black_knight_7"], board={"relics": [[], ["excalibur"], []]})
+    events = play(state, 0, "evil:black") + [e for seat in range(3) for e in play(state, seat, "pass")]
+    events += play(state, 0, "face:down")
+    public = [e for e in events if e.public]
+    assert [e.data["card"] for e in public if e.kind == "black_not_cancelled"] == ["hidden"]
+    assert "black_knight_7" not in str([e.data for e in public])
+    state = table(3, black=["lancelot_3"], board={"relics": [[], ["excalibur"], []]})
+    play(state, 0, "evil:black")
+    events = play(state, 0, "pass") + play(state, 1, "excalibur")
+    assert [(e.data["card"], e.data["by"]) for e in events if e.kind == "black_cancelled"] == [("hidden", "excalibur")]
+    assert "lancelot_3" not in str([e.data for e in events if e.public]) and "lancelot_3" in state.black_discard
+    state = table(3, black=["morgan_two_engines"], board={"relics": [[], ["excalibur"], []]})
+    play(state, 0, "evil:black")
+    events = [e for seat in range(3) for e in play(state, seat, "pass")]
+    assert [e.data["card"] for e in events if e.kind == "black_not_cancelled"] == ["morgan_two_engines"]

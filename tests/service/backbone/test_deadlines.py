@@ -32,7 +32,9 @@ def test_reminders_first_direct_then_group_then_timeout_plays_the_default(backbo
 
     assert scan(start + (due - start) * 0.1) == {"reminders": 0, "timeouts": 0}
     assert scan(start + (due - start) * 0.6) == {"reminders": 1, "timeouts": 0}
-    assert any("Reminder" in c.text for c in recording.sent("dm-alice"))
+    reminder = [c.text for c in recording.sent("dm-alice") if c.text.startswith("⏰")]
+    left = round((due - start).total_seconds() * 0.4 / 3600)
+    assert reminder == [f"⏰ toy #{game_id}: your decision is due in {left} h."]  # 0.4 of the turn left
     assert scan(start + (due - start) * 0.6) == {"reminders": 0, "timeouts": 0}  # not twice
     assert scan(start + (due - start) * 0.95) == {"reminders": 1, "timeouts": 0}
     mention = [c for c in recording.sent("grp") if "waiting for you" in c.text]
@@ -42,6 +44,9 @@ def test_reminders_first_direct_then_group_then_timeout_plays_the_default(backbo
     with session_scope() as s:
         assert game_rows.action_log(s, game_id) == [(0, "add:1")]  # the toy game's timeout default
     assert any("ran out of time" in c.text for c in recording.sent("grp"))
+    told = [c.text for c in recording.sent("dm-alice") if c.text.startswith("⌛")]
+    assert told == [f"⌛ toy #{game_id}: your time ran out; played for you: add:1"]  # what, in her chat only
+    assert not any("played for you" in c.text for c in recording.sent("dm-bob") + recording.sent("grp"))
     assert deadline_of(game_id, 0) is None and deadline_of(game_id, 1) is not None  # bob's clock now runs
 
 

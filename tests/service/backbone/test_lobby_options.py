@@ -5,7 +5,9 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from service.callback import LobbyTap, pack_lobby, unpack
+from service.play import lobby
 from service.play.dispatch import submit
+from service.settings import get_settings
 from service.store import session_scope
 from service.store.models import GameRow
 from tests.service.backbone.test_pipeline_local import command, tap
@@ -52,3 +54,15 @@ def test_option_buttons_refuse_everyone_but_the_creator(backbone_local, recordin
     assert "expert" not in lobby_row().config
     submit(tap("alice", pack_lobby(expert.lobby_id, "expert", "on"), chat="group"))
     assert lobby_row().config["expert"] is True
+
+
+def test_a_chat_games_bots_keep_the_chat_pace_and_the_terminal_game_none(backbone_local, recording, monkeypatch):
+    """Issue 23 item 2: CHAT_BOT_DELAY paces the bots of a game opened in a chat; `create_and_start` (the terminal
+    game, benchmarks) keeps its own pace, none by default."""
+    monkeypatch.setenv("CHAT_BOT_DELAY", "7.5")
+    get_settings.cache_clear()
+    submit(command("alice", "newgame", "cards"))
+    assert lobby_row().options["bot_delay"] == 7.5
+    terminal = lobby.create_and_start("rec", "terminal", "cards", {}, [], 3, seed=1)
+    with session_scope() as s:
+        assert s.get(GameRow, terminal).options["bot_delay"] == 0.0

@@ -135,15 +135,31 @@ def test_bot_delay_paces_the_bots(backbone_local, toy_game, recording):
     assert all((b - a).total_seconds() >= 0.05 * 0.8 for a, b in zip(times, times[1:], strict=False))
 
 
-def test_a_player_is_told_in_a_message_when_a_decision_becomes_theirs(backbone_local, toy_game, recording):
+def test_a_decision_comes_as_a_new_message_at_the_bottom_and_the_answered_one_loses_its_buttons(
+    backbone_local, toy_game, recording
+):
     lobby.create_and_start("rec", "group", "toy", {}, ["alice", "bob"], 0, seed=3)
 
-    def pings(user: str) -> int:
-        return sum("Your decision" in c.text for c in recording.sent(f"dm-{user}"))
+    def questions(user: str) -> list:
+        return [c for c in recording.sent(f"dm-{user}") if c.method == "send_text" and c.buttons]
 
-    assert (pings("alice"), pings("bob")) == (1, 0)
+    def live(user: str) -> set[str]:
+        """The user's messages whose latest version has buttons."""
+        shown: dict[str, bool] = {}
+        for c in recording.sent(f"dm-{user}"):
+            shown[c.message_id] = bool(c.buttons)
+        return {message_id for message_id, has in shown.items() if has}
+
+    assert (len(questions("alice")), len(questions("bob"))) == (1, 0)
+    asked = questions("alice")[0]
+    assert asked.text.startswith("🛡 toy #") and recording.sent("dm-alice")[-1] is asked
     submit(tap("alice", panel_buttons(recording, "alice")[0]))
-    assert (pings("alice"), pings("bob")) == (1, 1)
+    assert len(questions("bob")) == 1 and recording.sent("dm-bob")[-1] is questions("bob")[0]
+    closed = [c for c in recording.sent("dm-alice") if c.method == "edit_text" and c.message_id == asked.message_id]
+    assert closed and not closed[-1].buttons
+    question, clock = asked.text.rsplit("\n", 1)
+    assert clock.startswith("⏳") and closed[-1].text == f"{question}\n✔ Done."  # the clock goes with the buttons
+    assert len(live("alice")) <= 1 and len(live("bob")) == 1
 
 
 def test_a_bots_pace_varies_within_its_jitter():

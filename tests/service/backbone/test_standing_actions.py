@@ -31,11 +31,13 @@ def tap(user: str, data: str) -> Inbound:
 
 
 def codes_offered(rec, user: str) -> list[str]:
-    """The choices on the user's panel as last shown (the panel is edited in place; an edit may drop every button)."""
-    for call in reversed(rec.calls):
-        if call.chat == f"dm-{user}" and (call.buttons or call.method == "edit_text"):
-            return [c.code for row in call.buttons or [] for b in row if (c := unpack(b.data)) is not None]
-    return []
+    """The live choices in the user's direct chat: the buttons of each message as last shown (a message is edited
+    in place; an edit may drop every button)."""
+    shown: dict[str, list[str]] = {}
+    for call in rec.calls:
+        if call.chat == f"dm-{user}" and call.method in ("send_text", "edit_text"):
+            shown[call.message_id] = [c.code for row in call.buttons or [] for b in row if (c := unpack(b.data))]
+    return [code for codes in shown.values() for code in codes]
 
 
 def _seq(game_id: int) -> int:

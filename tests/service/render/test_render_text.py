@@ -35,16 +35,16 @@ def test_the_card_game_board_names_only_the_top_threat_card():
     game = get_game("cards")
     view = game.view(game.new_game({"players": 3}, 1), None)
     text = cards_text.board({**view, "threat_top": "picts_4", "threat_count": 5}, "pl", {})
-    assert "Wierzch stosu Zagrożenia: Piktowie 4 · 5 kart w stosie" in text
+    assert "Wierzch stosu Zagrożenia: Piktowie 4\n   5 kart w stosie" in text  # folded to a phone's width
     hidden = cards_text.board({**view, "threat_top": "hidden", "threat_count": 1}, "en", {})
-    assert "Threat pile top: face-down card · 1 card in the pile" in hidden
+    assert "Threat pile top: face-down card\n   1 card in the pile" in hidden
 
 
 def test_labels_combine_a_kind_with_its_arguments():
     game = get_game("board")
     view = game.view(game.new_game({"players": 3}, 1), 0)
     names = {1: "Bea"}
-    assert board_text.label(Action("evil", ("black",)), view, 0, "en", names) == "🂠 Draw a black card"
+    assert board_text.label(Action("evil", ("black",)), view, 0, "en", names) == "🃏 Draw a black card"
     assert board_text.label(Action("move", ("grail",)), view, 0, "en", names) == "🐎 Go to: Holy Grail"
     assert board_text.label(Action("give", ("grail",)), view, 0, "en", names) == "Give: Grail"
     assert board_text.label(Action("accuse", (1,)), view, 0, "en", names) == "☝ Accuse: Bea"
@@ -184,10 +184,10 @@ def test_the_armors_two_black_cards_are_a_private_choice_with_readable_labels():
     mine = panel("board", state, 0, game_id=1, seq=2, lang="en")
     labels = [b.label for row in mine.buttons for b in row]
     assert labels == ["Play: Morgan: 2 siege engines", "Play: Despair"]
-    assert "Lancelot's Armor: which black card do you play?" in mine.text and "Despair" in mine.text
+    assert "Lancelot's Armor: which black card do you play?" in mine.question and "Despair" in mine.text
     names = {0: "Ann", 1: "Bea", 2: "Cy"}
     public = present("board", state, events, game_id=1, seq=2, group_lang="nl", seat_langs={}, seat_names=names)
-    assert public.lines == ["🛡 Ann trekt met Lancelots Pantser twee zwarte kaarten en houdt er één."]
+    assert public.lines == ["😈 Ann trekt een zwarte kaart", "🛡 Ann trekt met Lancelots Pantser twee zwarte kaarten"]
     for text in (public.board, public.panels[1].text, public.panels[2].text, *public.lines):
         assert "Morgan" not in text and "Wanhoop" not in text
 
@@ -216,7 +216,8 @@ def test_a_heal_is_told_to_the_group_without_its_cards():
     state, events = game.apply_code(state, 0, "heal:grail")
     names = {0: "Ann", 1: "Bea", 2: "Cy"}
     shown = present("board", state, events, game_id=1, seq=3, group_lang="it", seat_langs={}, seat_names=names)
-    assert shown.lines == ["✚ Ann si cura: +1 Vita, tre carte identiche scartate coperte."]
+    assert shown.lines == ["💚 Ann si cura con 3 carte: ❤ 3"]
+    assert "Graal" not in shown.lines[0]  # face down: which three cards stays hidden
 
 
 def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knights_names():
@@ -230,8 +231,8 @@ def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knigh
         state, _ = game.apply_code(state, seat, code)
     mine = panel("board", state, 0, game_id=1, seq=len(moves), lang="en", seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
     assert [b.label for row in mine.buttons for b in row] == ["🎲 First card to: Bea", "🎲 First card to: Cy"]
-    assert "Who is dealt the first card?" in mine.text
+    assert "Who is dealt the first card?" in mine.question
     state, events = game.apply_code(state, 0, "first:2")
     told = present("board", state, events, game_id=1, seq=len(moves) + 1, group_lang="en", seat_langs={},
                    seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
-    assert told.lines == ["🎲 No agreement: Ann has the cards dealt at random from Cy."]
+    assert told.lines[0] == "🎲 No agreement: Ann has the cards dealt at random from Cy"

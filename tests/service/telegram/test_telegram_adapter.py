@@ -78,6 +78,14 @@ def test_photos_are_uploaded_and_replaced(api: FakeBotApi, adapter: TelegramAdap
     assert api.rejected == []
 
 
+def test_a_document_is_uploaded_with_its_name(api: FakeBotApi, adapter: TelegramAdapter) -> None:
+    group = api.add_group("Table", [api.add_user("Ann")])
+    run(adapter.send_document(str(group.id), "🔒 Ann: ...\n".encode(), "camelot-7.txt", "Game #7"))
+    (msg,) = api.messages(group.id)
+    assert msg.document == ("camelot-7.txt", "🔒 Ann: ...\n".encode()) and msg.caption == "Game #7"
+    assert api.rejected == []
+
+
 def test_delete_twice_is_harmless(api: FakeBotApi, adapter: TelegramAdapter) -> None:
     group = api.add_group("Table", [api.add_user("Ann")])
     mid = run(adapter.send_text(str(group.id), "old board"))

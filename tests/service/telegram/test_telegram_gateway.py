@@ -98,6 +98,13 @@ def test_deep_link_opens_the_direct_chat_and_joins(world: Any) -> None:
     assert get_sessions().get_ui("user", user_key(str(ann.id))) == {"dm": True}
 
 
+def test_a_bare_start_in_the_direct_chat_is_welcomed(world: Any) -> None:
+    api, rec, _, ann, _ = world
+    api.open_bot(ann)
+    (welcome,) = wait_submitted(api, rec, 1)
+    assert (welcome.kind, welcome.command, welcome.chat, welcome.is_group) == ("command", "welcome", str(ann.id), False)
+
+
 def test_a_deep_link_joins_only_a_member_of_the_lobbys_group(world: Any) -> None:
     """A stranger who got the link (forwarded, guessed) is refused privately; so is a link the service did not make
     (the sequential id alone, or another lobby's MAC) and one of a lobby that is gone."""

@@ -24,6 +24,7 @@ from .spec import FilePart, Spec, SpecError
 from .world import ApiError, World
 
 _PATH = re.compile(r"^/bot([^/]+)/([A-Za-z]+)$")
+SENDING = ("send", "edit", "delete", "pin")  # the methods that change what people see
 __all__ = ["DEFAULT_BOT_RIGHTS", "FORUM_BOT_RIGHTS", "CannotSend", "FakeBotApi"]
 
 
@@ -36,14 +37,16 @@ class FakeBotApi(People):
         bot_username: str = "camelot_test_bot",
         limits: RateLimits | None = None,
         spec: Spec | None = None,
+        first_id: int = 0,
     ) -> None:
         self.spec = spec or Spec.load()
-        self.world = World(token, bot_username, limits or RateLimits())
+        self.world = World(token, bot_username, limits or RateLimits(), first_id)
         self.methods = Methods(self.world)
         self.canonical = {name.lower(): name for name in self.spec.methods}
         self.errors: list[tuple[str, int, str]] = []  # every error answer: (method, code, description)
         self.calls: Counter[str] = Counter()  # requests per method
         self.webhook_deliveries = 0
+        self.latency = 0.0  # seconds each call that sends, edits, deletes or pins takes before it is answered
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._changed: asyncio.Future[None] | None = None
@@ -140,6 +143,8 @@ class FakeBotApi(People):
             with self.world.lock:
                 decoded = self.spec.check_request(method, params, form=form)
             decoded["_attachments"] = {k: v for k, v in params.items() if isinstance(v, FilePart)}
+            if self.latency and method.startswith(SENDING):
+                await asyncio.sleep(self.latency)  # Telegram's own time for a send, as the bot sees it
             if method == "getUpdates":
                 result: Any = await self._get_updates(decoded)
             else:
@@ -158,7 +163,7 @@ class FakeBotApi(People):
                 with self.world.lock:
                     self.world.rejected.append((method, exc.description))
             return self._fail(method, exc)
-        if method in self.methods.handlers and method.startswith(("send", "edit", "delete", "pin", "set")):
+        if method in self.methods.handlers and method.startswith((*SENDING, "set")):
             self._notify()
         return web.json_response({"ok": True, "result": result})
 

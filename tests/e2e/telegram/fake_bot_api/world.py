@@ -60,6 +60,7 @@ class Message:
     caption: str | None = None
     photo: bytes | None = None
     photo_id: str | None = None  # the file_id the photo answers to
+    document: tuple[str, bytes] | None = None  # an attached file: its name and content
     reply_markup: dict[str, Any] | None = None
     edit_date: int | None = None
     entities: list[dict[str, Any]] | None = None
@@ -172,7 +173,7 @@ class Record:
 class World:
     """Everything the fake Telegram holds for one bot."""
 
-    def __init__(self, token: str, bot_username: str, limits: RateLimits) -> None:
+    def __init__(self, token: str, bot_username: str, limits: RateLimits, first_id: int = 0) -> None:
         self.lock = threading.RLock()
         self.token = token
         self.bot = {
@@ -201,8 +202,8 @@ class World:
         self.files: dict[str, bytes] = {}  # file_id → the photo uploaded under it
         self.clock_offset = 0.0
         self._update_ids = itertools.count(1)
-        self._user_ids = itertools.count(1001)
-        self._group_ids = itertools.count(1)
+        self._user_ids = itertools.count(1001 + first_id)  # first_id: runs that share a database never meet
+        self._group_ids = itertools.count(1 + first_id)
         self._basic_group_ids = itertools.count(4_000_000_001)
         self._callback_ids = itertools.count(1)
         self._file_ids = itertools.count(1)
@@ -272,6 +273,10 @@ class World:
                     "file_size": len(msg.photo),
                 }
             ]
+        if msg.document is not None:
+            name, data = msg.document
+            out["document"] = {"file_id": f"d{msg.chat_id}_{msg.message_id}", "file_unique_id": f"ud{msg.message_id}",
+                               "file_name": name, "mime_type": "text/plain", "file_size": len(data)}
         if msg.caption:
             out["caption"] = msg.caption
         if msg.reply_markup:

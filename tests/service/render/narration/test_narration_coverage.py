@@ -29,7 +29,7 @@ def _scan() -> tuple[set[tuple[str, str, bool]], list[str]]:
     found: set[tuple[str, str, bool]] = set()
     unreadable: list[str] = []
     for game in ("board", "cards"):
-        for path in sorted((ROOT / "engine" / game).glob("*.py")):
+        for path in sorted((ROOT / "engine" / game).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
                 if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                     continue

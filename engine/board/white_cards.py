@@ -1,13 +1,15 @@
-"""Special white cards (digest §11.1), healing, accusations and the Traitor's reveal (§9), and the knights'
-powers that need a decision of their own (Arthur's exchange, Percival's look)."""
+"""The special white cards (digest §11.1, B-TURN): Merlin, Fate, Piety, Reinforcements, Heroism, the Lady of the
+Lake, Messenger, Clairvoyance and Convocation, each played as a heroic action; and healing with three identical
+cards (B-LIFE)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
 from engine.board import catalogue as cat
-from engine.board import known, ops, quests, splits
+from engine.board import known, ops, splits, traitor
 from engine.board.frames import Events, Frame, decision
+from engine.board.quests import excalibur, fight, rewards
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
@@ -56,27 +58,6 @@ def heal_actions(s: BoardState, seat: int) -> list[Action]:
     return [Action("heal", (c,)) for c, k in sorted(Counter(s.hands[seat]).items()) if k >= 3]
 
 
-def accuse_actions(s: BoardState, seat: int) -> list[Action]:
-    if s.has_accused[seat] or not ops.accusations_open(s):
-        return []
-    return [Action("accuse", (i,)) for i in ops.living(s) if i != seat]
-
-
-FATE_REVEAL = Action("play", ("fate", "reveal"))
-
-
-def standing_actions(s: BoardState, seat: int) -> list[Action]:
-    """Fate lets a Traitor who knows his loyalty unmask himself at any moment of his own turn, asked or not, also
-    while others decide (B-TRAITOR, seed 002 FATE: "mag de verrader deze kaart in zijn beurt spelen"; not in another
-    knight's turn); a dying knight (at 0 life, awaiting the Grail) can no longer act."""
-    if (
-        seat == s.current and s.turns and s.loyalty[seat] == "traitor" and "fate" in s.hands[seat]
-        and s.loyalty_seen[seat] and not s.revealed[seat] and s.alive[seat] and seat not in s.doomed
-    ):
-        return [FATE_REVEAL]
-    return []
-
-
 def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
     card, arg = action.args[0], (action.args[1] if len(action.args) > 1 else None)
     ops.take_card(s, seat, card, known.EVERYONE)
@@ -87,7 +68,7 @@ def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
         _merlin(s, arg, ev)
     elif card == "fate":
         if arg == "reveal":
-            reveal_traitor(s, seat, ev, "fate")
+            traitor.reveal_traitor(s, seat, ev, "fate")
             need = [0] * s.n
             for i in ops.living(s):
                 need[i] = min(cat.FATE_REVEAL_DISCARD, len(s.hands[i]))
@@ -114,7 +95,7 @@ def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
         s.heroism = arg
     elif card == "lady_of_the_lake":
         if quest_open(s, "excalibur"):
-            quests.move_excalibur(s, 1, seat, ev)
+            excalibur.move(s, 1, seat, ev)
         else:
             ops.change_life(s, seat, cat.LADY_LIFE, ev, card)
     elif card == "messenger":
@@ -136,7 +117,7 @@ def _merlin(s: BoardState, target: str, ev: Events) -> None:
         s.engines -= 1
         ev.append(public("siege_engines", count=-1, total=s.engines, why="merlin"))
     elif target in cat.FIGHT_QUESTS:
-        _, black = quests.fight_rows(s, target)
+        _, black = fight.fight_rows(s, target)
         s.black_discard.append(black.pop()[0])
     elif target == "grail":
         s.black_discard.append(s.grail_black.pop())
@@ -152,35 +133,6 @@ def heal(s: BoardState, seat: int, card: str, ev: Events) -> None:
         ops.discard_card(s, seat, card, ())
     ev.append(public("healed", seat=seat))
     ops.change_life(s, seat, 1, ev, "heal")
-
-
-def accuse(s: BoardState, seat: int, target: int, ev: Events) -> None:
-    s.has_accused[seat] = True
-    traitor = s.loyalty[target] == "traitor"
-    ev.append(public("accused", seat=seat, target=target, traitor=traitor))
-    if traitor:
-        ops.add_swords(s, "white", 1, ev, "accusation")
-        reveal_traitor(s, target, ev, "accused")
-    else:
-        s.known_loyal[target] = True
-        ops.flip_white_sword(s, ev, "false_accusation")
-
-
-def reveal_traitor(s: BoardState, seat: int, ev: Events, why: str) -> None:
-    """The revealed Traitor discards his white cards, leaves the board, loses Excalibur and the Grail. A question
-    he was asked meanwhile is answered for him with its safe default (see `turns.advance`), as for the dead."""
-    quests.leave_location(s, seat, None)
-    s.white_discard.extend(s.hands[seat])
-    s.hands[seat] = []
-    known.cleared(s, seat)
-    for relic in ("excalibur", "grail"):
-        ops.remove_relic(s, seat, relic, ev, "traitor")
-    s.revealed[seat] = True
-    s.life[seat] = 0
-    if seat in s.doomed:
-        s.doomed.remove(seat)
-    s.loyalty_seen[seat] = True
-    ev.append(public("traitor_revealed", seat=seat, why=why))
 
 
 def _convocation_draw(s: BoardState, ev: Events) -> None:
@@ -211,7 +163,7 @@ class _Convocation:
         s.frames.pop()
         for i in frame["going"]:
             if s.alive[i] and not s.revealed[i]:
-                quests.leave_location(s, i, cat.CAMELOT)
+                rewards.leave_location(s, i, cat.CAMELOT)
                 ev.append(public("moved", seat=i, to=cat.CAMELOT, why="convocation"))
         _convocation_draw(s, ev)
 
@@ -273,70 +225,3 @@ class _Clairvoyance:
         ev.append(public("black_reordered", seat=seat, count=len(order)))
 
 
-@decision("percival", rule="B-KNIGHT", turn=True)
-class _PercivalBury:
-    """Percival with Lancelot's Armor saw two black cards: one goes under the deck, the other back on top."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("bury", (i,)) for i in range(len(frame["cards"]))]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        cards = frame["cards"]
-        under = cards.pop(action.args[0])
-        s.black_deck.insert(0, under)
-        s.black_deck.extend(cards)
-        for i in range(s.n):
-            if s.peeks[i]:
-                s.peeks[i] = []
-        s.peeks[seat] = list(cards)
-        ev.append(public("black_buried", seat=seat))
-
-
-def percival_look(s: BoardState, seat: int, ev: Events) -> None:
-    k = 2 if "armor" in s.relics[seat] else 1
-    look = s.black_deck[-k:][::-1]
-    ev.append(private("black_seen", seat, cards=list(look), why="percival"))
-    if k == 2 and len(look) == 2:
-        del s.black_deck[-2:]
-        ops.push(s, {"kind": "percival", "cards": look})
-    else:
-        s.peeks[seat] = list(look)
-
-
-@decision("arthur", rule="B-KNIGHT")
-class _ArthurGive:
-    """The knight King Arthur chose gives one white card back, face down, without seeing Arthur's."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        # lapses if Arthur has left the board: dead or unmasked, his hand (the card he offered too) is discarded
-        return [frame["seat"]] if frame["card"] in s.hands[s.current] else []
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("give", (c,)) for c in sorted(set(s.hands[seat]))]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        arthur, mine, theirs = s.current, frame["card"], action.args[0]
-        ops.take_card(s, arthur, mine, (seat,))
-        ops.take_card(s, seat, theirs, (arthur,))
-        s.hands[arthur].append(theirs)
-        s.hands[seat].append(mine)
-        known.gained(s, arthur, [theirs], (seat,))
-        known.gained(s, seat, [mine], (arthur,))
-        ev.append(public("exchanged", seat=arthur, with_=seat))
-        ev.append(private("exchange_cards", [arthur, seat], gave=mine, got=theirs, seat=arthur, other=seat))
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        hand = s.hands[frame["seat"]]
-        return Action("give", (min(hand),)) if hand else Action("pass")

@@ -1,0 +1,50 @@
+"""The group's pinned board: one message edited in place, a picture with the text board as its caption when the
+game shows pictures, else the text alone.
+
+A caption holds at most 1024 characters on Telegram (counted in UTF-16 units, the strictest of the platforms). A
+text board longer than that is cut at a whole line in the caption and also kept whole in a text message of its
+own beside the picture, edited in place while the board stays that long. (The longest boards measured, seven
+seats in each of the six languages, take 833 units: the case is a safety net.) Nothing here reads the database:
+a bot's move on a cached table has no connection (`service.play.bot_move`).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from service.render.narration.messages import size
+from service.store import outbox
+from service.store.models import Chat, GameRow
+
+CAPTION_LIMIT = 1024
+MORE = "…"
+
+
+def post(s: Session, game: GameRow, chat: Chat, text: str, image: bytes | None) -> bool:
+    """Queue the board's edit if what it shows changed (`games.board_digest`); True if queued."""
+    key = outbox.digest({"text": text}, image)
+    if key == game.board_digest:
+        return False
+    game.board_digest = key
+    group = (chat.platform, chat.platform_id)
+    ref = f"board:{game.id}"
+    if image is None:
+        outbox.upsert(s, *group, ref, {"text": text}, is_group=chat.is_group)
+        return True
+    fits = size(text) <= CAPTION_LIMIT
+    shown = text if fits else caption(text, CAPTION_LIMIT)
+    outbox.upsert(s, *group, ref, {"text": shown}, is_group=chat.is_group, photo=image)
+    if not fits:
+        outbox.upsert(s, *group, f"boardtext:{game.id}", {"text": text}, is_group=chat.is_group)
+    return True
+
+
+def caption(text: str, limit: int) -> str:
+    """The text's first whole lines within `limit`, with a mark that more follows."""
+    kept: list[str] = []
+    for line in text.split("\n"):
+        if size("\n".join([*kept, line, MORE])) > limit:
+            break
+        kept.append(line)
+    return "\n".join([*kept, MORE]) if kept else text[: limit - 1] + MORE
+
