@@ -110,5 +110,5 @@ def cleanup(run: str) -> None:
         s.execute(delete(Chat).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%")))
     sessions = get_sessions()
     for game_id in game_ids:
-        sessions.forget_game(game_id)
-    sessions.forget_messages("bench")
+        sessions.games.forget(game_id)
+    sessions.messages.forget_platform("bench")

@@ -47,14 +47,18 @@ class Settings(BaseSettings):
     tap_rate_limit: str = "15 per 10 seconds"
     command_rate_limit: str = "10 per minute"
 
-    # About how many seconds a bot waits before each move in a chat game, so people can follow what it did (a
-    # group takes about 20 messages a minute on Telegram); 0 plays at once. The terminal game never waits.
-    chat_bot_delay: float = 5.0
+    # About how many seconds a bot waits before each move in a chat game, so people can follow what it did: a
+    # move is a message and a board edit, and a Telegram group takes about 20 a minute (one move in 6 s) - a
+    # quicker bot only makes the messages queue. 0 plays at once. The terminal game never waits.
+    chat_bot_delay: float = 8.0
     # The pinned board of a chat game is a picture with the text as its caption (off: the text alone).
     board_pictures: bool = True
     # Deadlines per prompt timing (engine.core.prompts TURN / RESPONSE), in seconds.
     turn_deadline: float = 24 * 3600
     response_deadline: float = 3600
+    # A window asked of everyone so that nobody learns who could answer (who holds a Merlin): the default is played
+    # for whoever has not answered after this many seconds (`service.play.no_idle`).
+    window_deadline: float = 120
     # Reminders at these fractions of the deadline: first in the player's direct chat, later ones in the group.
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
     deadline_scan_interval: float = 15.0

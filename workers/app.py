@@ -11,15 +11,19 @@ import gc
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready
-from kombu import pools
 
 from service.sessions import reset_sessions
 from service.settings import get_settings
 from service.store import dispose_all
-from workers import broker
+from workers import celery_compat
 
 app = Celery("camelot")
 _configured_for: tuple[str | None, str | None, float] | None = None
+
+
+def is_redis(url: str | None) -> bool:
+    """Whether a broker URL is a Redis one (its transport options here; its messages built by `workers.messages`)."""
+    return (url or "").startswith(("redis://", "rediss://"))
 
 
 def configure() -> Celery:
@@ -30,17 +34,12 @@ def configure() -> Celery:
     if key == _configured_for:
         return app
     if _configured_for is not None:  # settings changed: drop connections made with the old ones
-        if app._pool is not None:
-            app._pool.force_close_all()
-            app._pool = None
-        app.amqp._producer_pool = None
-        pools.reset()  # kombu's registry would hand back a closed producer pool for a broker used before
+        celery_compat.drop_broker_connections(app)
     broker_url = settings.celery_broker_url or "memory://"
-    on_redis = broker.is_redis(broker_url)
+    on_redis = is_redis(broker_url)
     restore_every = max(1.0, min(10.0, settings.celery_visibility_timeout / 3))
     app.conf.update(
         broker_url=broker_url,
-        broker_transport=broker.NAME if on_redis else None,
         result_backend=settings.celery_result_backend,
         task_serializer="json",
         accept_content=["json"],

@@ -11,8 +11,7 @@ from typing import Any
 
 from service.settings import get_settings
 from workers import messages, tasks
-from workers.app import configure
-from workers.broker import is_redis
+from workers.app import configure, is_redis
 from workers.deliveries import DeliveryConsumer, delivery_queue
 
 

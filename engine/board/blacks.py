@@ -1,18 +1,17 @@
-"""Black cards (digest §5, §11.2): drawing, the cancel window (3 Merlins, Excalibur), and each card's effect."""
+"""Black cards (digest §5, §11.2, B-BLACK): drawing (Lancelot's Armor: `quests.lancelot`), the cancel window (three
+Merlins against a special card, Excalibur against any), and where each card goes: its quest's module, the Black
+Knight and Lancelot/Dragon cards face up or down, the other special cards to `black_specials`."""
 
 from __future__ import annotations
 
+from engine.board import black_specials, known, ops
 from engine.board import catalogue as cat
-from engine.board import known, ops
 from engine.board.frames import Events, Frame, auto, decision
-from engine.board.quests import excalibur, fight, grail, rewards, wars
+from engine.board.quests import excalibur, fight, grail, wars
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
 from engine.core.events import private, public
-
-# Special black cards that stay in play beside the board (they leave when their condition ends).
-_STAYS = frozenset(("dark_forest", "mists_of_avalon", "vivien", "mordred"))
 
 
 def start_draw(s: BoardState, no_merlin: bool = False) -> None:
@@ -64,7 +63,9 @@ def hidden_draw(s: BoardState, card: str) -> bool:
 @decision("window", rule="B-BLACK")
 class _Window:
     """Every living knight is asked (asking only holders would leak who holds what): pass, offer Merlins towards
-    the triple cancel of a special card, or sacrifice Excalibur to cancel any black card just drawn."""
+    the triple cancel of a special card, or sacrifice Excalibur to cancel any black card just drawn. Its public
+    events name the card as `black_drawn` did: a knight's Black Knight or Lancelot card stays "hidden" (he may still
+    place it face down; cancelled, it is discarded face down), a special card was read out."""
 
     @staticmethod
     def who(s: BoardState, frame: Frame) -> list[int]:
@@ -82,12 +83,13 @@ class _Window:
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         frame["waiting"].remove(seat)
+        shown = "hidden" if hidden_draw(s, frame["card"]) else frame["card"]  # as `black_drawn` told it
         if action.kind == "excalibur":
             s.frames.pop()
             s.frames.pop()  # the resolve_black step below
             ops.remove_relic(s, seat, "excalibur", ev, "cancel")
-            s.black_discard.append(frame["card"])
-            ev.append(public("black_cancelled", card=frame["card"], by="excalibur", seat=seat))
+            s.black_discard.append(frame["card"])  # (face down: a hidden card stays unknown)
+            ev.append(public("black_cancelled", card=shown, by="excalibur", seat=seat))
             return
         if action.kind == "merlin":
             frame["merlins"].append([seat, action.args[0]])
@@ -97,7 +99,7 @@ class _Window:
         order = ops.living(s)
         offers = [(i, min(k, s.hands[i].count("merlin"))) for i, k in frame["merlins"] if i in order]
         if sum(k for _, k in offers) < 3:  # (a knight who left meanwhile took his offer with him)
-            ev.append(public("black_not_cancelled", card=frame["card"]))
+            ev.append(public("black_not_cancelled", card=shown))
             return
         s.frames.pop()
         need, paid = 3, []
@@ -110,7 +112,7 @@ class _Window:
             if not need:
                 break
         s.black_discard.append(frame["card"])
-        ev.append(public("black_cancelled", card=frame["card"], by="merlin", merlins=paid))
+        ev.append(public("black_cancelled", card=shown, by="merlin", merlins=paid))
 
     @staticmethod
     def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
@@ -121,12 +123,12 @@ class _Window:
 def _resolve_black(s: BoardState, frame: Frame, ev: Events) -> None:
     card = frame["card"]
     quest = cat.QUEST_OF_BLACK.get(card)
-    if quest and not (quest_open(s, quest) or (quest == "lancelot" and s.lance_stage == "dragon")):
+    if quest and not (quest_open(s, quest) or (quest == "lancelot" and s.lancelot_stage == "dragon")):
         s.black_discard.append(card)
         ops.add_engines(s, 1, ev, "quest_over")
         return
     if card in cat.FACE_DOWN_ABLE:
-        where = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else s.lance_stage
+        where = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else s.lancelot_stage
         if s.revealed[s.current]:
             fight.place_black(s, where, card, False, s.current, ev)
         else:
@@ -140,48 +142,7 @@ def _resolve_black(s: BoardState, frame: Frame, ev: Events) -> None:
     elif card in ("mercenaries", "mordred"):
         ops.push(s, {"kind": "war_choice", "card": card})
     else:
-        _special(s, card, ev)
-
-
-def _special(s: BoardState, card: str, ev: Events) -> None:
-    if card not in _STAYS:
-        s.black_discard.append(card)
-    if card == "dark_forest":
-        s.dark_forest = True
-    elif card == "mists_of_avalon":
-        s.mists = True
-    elif card == "vivien":
-        s.vivien = True
-    elif card == "guinevere":
-        for i in ops.living(s):
-            if s.loc[i] != cat.CAMELOT:
-                rewards.leave_location(s, i, cat.CAMELOT)
-        ev.append(public("all_to_camelot", why="guinevere"))
-        s.turn["cut"] = True
-    elif card == "morgan_lose_life":
-        for i in ops.living(s):
-            ops.change_life(s, i, -1, ev, card)
-    elif card == "morgan_two_engines":
-        ops.add_engines(s, cat.MORGAN_ENGINES, ev, card)
-    elif card == "morgan_three_black":
-        for _ in range(cat.MORGAN_CHAIN):
-            start_draw(s, no_merlin=True)
-    else:  # the two Morgans that let one knight spare the others a discard
-        need = cat.MORGAN_VOLUNTEER_CARDS if card == "morgan_discard_or_three" else 0
-        able = [i for i in ops.living(s) if len(s.hands[i]) >= need]
-        if able:
-            ops.push(s, {"kind": "volunteer", "card": card, "waiting": able, "volunteers": []})
-        else:
-            everyone_discards(s, 1)
-
-
-def everyone_discards(s: BoardState, k: int, exempt: int | None = None) -> None:
-    need = [0] * s.n
-    for i in ops.living(s):
-        if i != exempt:
-            need[i] = min(k, len(s.hands[i]))
-    if any(need):
-        ops.push(s, {"kind": "discard", "need": need, "waiting": [i for i in range(s.n) if need[i]]})
+        black_specials.resolve(s, card, ev)
 
 
 @decision("face", rule="B-BLACK", turn=True)
@@ -202,68 +163,3 @@ class _Face:
         fight.place_black(s, frame["quest"], frame["card"], action.args[0] == "down", seat, ev)
 
 
-@decision("volunteer", rule="B-BLACK")
-class _Volunteer:
-    """Morgan: one knight may volunteer (lose 2 life, or discard 3 cards) to spare everyone a discard."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return list(frame["waiting"])
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("pass"), Action("volunteer")]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        frame["waiting"].remove(seat)
-        if action.kind == "volunteer":
-            frame["volunteers"].append(seat)
-        if frame["waiting"]:
-            return
-        s.frames.pop()
-        order = ops.living(s)
-        heroes = [i for i in frame["volunteers"] if i in order]  # one who left the board meanwhile spares nobody
-        if not heroes:
-            ev.append(public("no_volunteer", card=frame["card"]))
-            everyone_discards(s, 1)
-            return
-        hero = min(heroes, key=order.index)
-        ev.append(public("volunteer", seat=hero, card=frame["card"]))
-        if frame["card"] == "morgan_discard_or_life":
-            ops.change_life(s, hero, -cat.MORGAN_VOLUNTEER_LIFE, ev, frame["card"])
-        else:
-            need = [0] * s.n
-            need[hero] = cat.MORGAN_VOLUNTEER_CARDS
-            ops.push(s, {"kind": "discard", "need": need, "waiting": [hero]})
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("pass")
-
-
-@decision("discard", rule="B-BLACK")
-class _Discard:
-    """Each asked knight discards white cards of his choice, one at a time."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [i for i in frame["waiting"] if s.hands[i]]
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("discard", (c,)) for c in sorted(set(s.hands[seat]))]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        ops.discard_card(s, seat, action.args[0], ())  # a discard of choice shows only that a card went
-        ev.append(public("white_discarded", seat=seat, count=1))
-        frame["need"][seat] -= 1
-        if not frame["need"][seat] or not s.hands[seat]:
-            frame["waiting"].remove(seat)
-        if not any(s.hands[i] for i in frame["waiting"]):
-            s.frames.pop()
-
-    @staticmethod
-    def timeout(s: BoardState, frame: Frame, seat: int) -> Action:
-        return Action("discard", (min(s.hands[seat]),)) if s.hands[seat] else Action("pass")

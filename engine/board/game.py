@@ -1,9 +1,10 @@
 """Shadows over Camelot, the board game: `engine.get_game("board")`.
 
-The rules live in small modules (`turns`, `ending`, `blacks`, `quests`, `splits`, `whites`, `setup`), one per family
-of the digest `shared/rules/board-game.md`; this class is the protocol around them. Pending decisions are frames on a
-stack (`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything, then mutates
-the state in place and runs automatic steps until the next decision.
+The rules live in small modules named for what they hold (`turns`, `quests/<quest>`, `siege`, `blacks`,
+`black_specials`, `white_cards`, `knights`, `traitor`, `splits`, `ending`, `setup`; engine/README.md maps every rule id
+of the digest `shared/rules/board-game.md` to its module); this class is the protocol around them. Pending decisions
+are frames on a stack (`frames.py`); `apply` validates an answer against the legal actions BEFORE changing anything,
+then mutates the state in place and runs automatic steps until the next decision.
 
 Config: `players` (3-7); optional `knights` (ids per seat), `first`; variants as top-level keys or under
 `variant`: `traitor` ("standard" | "none" | "among_us"), `three_player_rule` (+ `three_player_trigger`:
@@ -18,6 +19,8 @@ Standing actions (B-TRAITOR): the Traitor holding Fate may unmask himself at any
 not (`standing_actions`; not in another knight's turn: seed 002 FATE "in zijn beurt"); `apply` takes it from him
 whatever decision is due, and every decision then goes on without him (he is answered for by default, as the dead
 are).
+
+Table talk (B-TALK) is etiquette the bot states in its rules summary; nothing here enforces it.
 """
 
 from __future__ import annotations
@@ -26,7 +29,19 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine.board import blacks, ending, knights, known, ops, siege, splits, turns, whites  # noqa: F401  (registers frames)
+from engine.board import (  # noqa: F401  (each rule module registers its frames)
+    black_specials,
+    blacks,
+    ending,
+    knights,
+    known,
+    ops,
+    siege,
+    splits,
+    traitor,
+    turns,
+    white_cards,
+)
 from engine.board import catalogue as cat
 from engine.board.frames import DECISIONS
 from engine.board.quests import excalibur, fight, grail, lancelot, rewards, wars  # noqa: F401  (registers frames)
@@ -81,12 +96,12 @@ class BoardGame(Game):
         if state.result is not None:
             raise IllegalAction("B-END", "the game is over")
         ev: list[Event] = []
-        if action in whites.standing_actions(state, seat):
+        if action in traitor.standing_actions(state, seat):
             state.cache = None
-            whites.play_special(state, seat, action, ev)
+            white_cards.play_special(state, seat, action, ev)
             turns.advance(state, ev)
             return state, ev
-        if action == whites.FATE_REVEAL:
+        if action == traitor.FATE_REVEAL:
             raise IllegalAction("B-TRAITOR", "only a living, unmasked Traitor holding Fate may reveal himself")
         if action == _LEAVE:
             if not state.alive[seat]:
@@ -110,7 +125,7 @@ class BoardGame(Game):
     def standing_actions(self, state: BoardState, seat: int) -> list[Action]:
         if state.result is not None or not 0 <= seat < state.n:
             return []
-        return whites.standing_actions(state, seat)
+        return traitor.standing_actions(state, seat)
 
     def view(self, state: BoardState, seat: int | None) -> dict[str, Any]:
         pending = [{"seat": p.seat, "kind": p.kind, "timing": p.timing} for p in self.pending(state)]
@@ -217,7 +232,7 @@ def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None
     known = len(s.peeks[seat]) if seat is not None else 0
     top = s.black_deck[len(s.black_deck) - known:] if known else []
     rest = s.black_deck[: len(s.black_deck) - known]
-    for kinds, rows in ((cat.BLACK_KNIGHT_VALUE, s.bk_black), (cat.LANCELOT_VALUE, s.lance_black)):
+    for kinds, rows in ((cat.BLACK_KNIGHT_VALUE, s.black_knight_black), (cat.LANCELOT_VALUE, s.lancelot_black)):
         hidden = [r for r in rows if r[1] and r[2] != seat]
         spots = [k for k, c in enumerate(rest) if c in kinds]
         pool = [r[0] for r in hidden] + [rest[k] for k in spots]

@@ -1,9 +1,10 @@
-"""The turn (digest §3), the Traitor's own turn (§9), and the loop that runs automatic steps, deaths and the end
-checks (`ending`) until somebody has to decide."""
+"""The turn (digest §3, B-TURN, B-SACRIFICE): the Progression of Evil, one heroic action of five types (a move here;
+the others in `quests`, `white_cards`, `traitor`), the sacrifice for a second one, and the loop that runs automatic
+steps, deaths and the end checks (`ending`) until somebody has to decide. The revealed Traitor's turn is `traitor`'s."""
 
 from __future__ import annotations
 
-from engine.board import blacks, ending, ops, whites
+from engine.board import blacks, ending, knights, ops, traitor, white_cards
 from engine.board import catalogue as cat
 from engine.board.frames import AUTO, DECISIONS, Events, Frame, auto, decision
 from engine.board.quests import rewards
@@ -11,7 +12,7 @@ from engine.board.quests.actions import do_quest_action, quest_actions
 from engine.board.state import BoardState
 from engine.board.views import quest_open
 from engine.core.actions import Action
-from engine.core.events import private, public
+from engine.core.events import public
 
 # A knight's own decisions that a Traitor unmasking himself mid-way cannot go on with (his Evil step and a war
 # choice he still makes, as on his revealed turns; the heroic steps are skipped).
@@ -50,7 +51,7 @@ def _end_turn(s: BoardState, frame: Frame, ev: Events) -> None:
 # --- Progression of Evil -------------------------------------------------------------------------
 
 
-def _evil_options(s: BoardState) -> list[Action]:
+def evil_options(s: BoardState) -> list[Action]:
     acts = [Action("evil", ("black",)), Action("evil", ("siege",))]
     if not s.black_deck and not s.black_discard:
         acts.pop(0)
@@ -68,23 +69,23 @@ class _Evil:
     @staticmethod
     def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
         if s.revealed[seat]:  # he unmasked himself with Fate a moment ago: no life to lose
-            return _evil_options(s)
-        acts = _evil_options(s) + [Action("evil", ("life",))]
+            return evil_options(s)
+        acts = evil_options(s) + [Action("evil", ("life",))]
         if s.knight[seat] == "percival" and not s.turn["percival"] and s.black_deck:
             acts.append(Action("peek"))
-        return acts + whites.standing_actions(s, seat)
+        return acts + traitor.standing_actions(s, seat)
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
         if action.kind == "peek":
             s.turn["percival"] = True
-            whites.percival_look(s, seat, ev)
+            knights.percival_look(s, seat, ev)
             return
         s.frames.pop()
-        _evil(s, seat, action.args[0], ev)
+        evil(s, seat, action.args[0], ev)
 
 
-def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
+def evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
     ev.append(public("evil", seat=seat, choice=choice))
     if choice == "black":
         blacks.start_evil_draw(s, seat)
@@ -100,7 +101,7 @@ def _evil(s: BoardState, seat: int, choice: str, ev: Events) -> None:
 _MOVE = {where: Action("move", (where,)) for where in cat.LOCATIONS}
 
 
-def _moves(s: BoardState, seat: int) -> list[Action]:
+def moves(s: BoardState, seat: int) -> list[Action]:
     here = s.loc[seat]
     taken = {s.loc[i] for i in range(s.n) if s.alive[i] and not s.revealed[i]} & cat.SOLO_QUESTS
     return [
@@ -109,34 +110,8 @@ def _moves(s: BoardState, seat: int) -> list[Action]:
     ]
 
 
-def _tristan_free(s: BoardState, seat: int) -> bool:
-    return s.knight[seat] == "tristan" and not s.turn["tristan"] and s.loc[seat] == cat.CAMELOT
-
-
-def _galahad_free(s: BoardState, seat: int) -> bool:
-    return s.knight[seat] == "galahad" and not s.turn["galahad"] and not s.turn["special"]
-
-
-def _free_actions(s: BoardState, seat: int) -> list[Action]:
-    """Powers that cost no heroic action: Arthur's exchange, Galahad's special card (`galahad:<card>…`, optional:
-    B-KNIGHT, seed 002 "mag je jouw speciale kracht gebruiken"), Tristan's move from Camelot,
-    and the Traitor's unmasking with Fate (a standing action, applied by `BoardGame.apply`; listed here too because
-    it is his own decision)."""
-    acts = whites.standing_actions(s, seat)
-    if s.knight[seat] == "arthur" and not s.turn["arthur"] and s.hands[seat]:
-        mine = sorted(set(s.hands[seat]))
-        for other in ops.living(s):
-            if other != seat and s.hands[other]:
-                acts += [Action("arthur", (other, c)) for c in mine]
-    if _galahad_free(s, seat):  # his power is optional: the same cards stay playable as his heroic action
-        acts += [Action("galahad", a.args) for a in whites.special_actions(s, seat)]
-    if _tristan_free(s, seat):
-        acts += [a for a in _moves(s, seat) if a.args[0] != cat.CAMELOT]
-    return acts
-
-
 def heroic_actions(s: BoardState, seat: int) -> list[Action]:
-    return (_normal_actions(s, seat) or _moves(s, seat)) + _free_actions(s, seat)
+    return (_normal_actions(s, seat) or moves(s, seat)) + knights.free_actions(s, seat)
 
 
 def _normal_actions(s: BoardState, seat: int) -> list[Action]:
@@ -144,29 +119,29 @@ def _normal_actions(s: BoardState, seat: int) -> list[Action]:
     When none is possible the knight must move (digest §3), which `heroic_actions` falls back to."""
     used = s.turn["types"]
     acts: list[Action] = []
-    if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat):
-        acts += _moves(s, seat)
+    if "move" not in used and not s.turn["tristan"] and not knights.tristan_free(s, seat):
+        acts += moves(s, seat)
     if "quest" not in used:
         acts += quest_actions(s, seat)
     if "special" not in used and not s.turn["special"]:
-        acts += whites.special_actions(s, seat)
+        acts += white_cards.special_actions(s, seat)
     if "heal" not in used:
-        acts += whites.heal_actions(s, seat)
+        acts += white_cards.heal_actions(s, seat)
     if "accuse" not in used:
-        acts += whites.accuse_actions(s, seat)
+        acts += traitor.accuse_actions(s, seat)
     return acts
 
 
 def _has_normal_action(s: BoardState, seat: int) -> bool:
     """Cheap test that a second heroic action is possible (so a sacrifice is worth offering): stops at the first."""
     used = s.turn["types"]
-    if "move" not in used and not s.turn["tristan"] and not _tristan_free(s, seat) and _moves(s, seat):
+    if "move" not in used and not s.turn["tristan"] and not knights.tristan_free(s, seat) and moves(s, seat):
         return True
     if "quest" not in used and quest_actions(s, seat):
         return True
-    if "heal" not in used and whites.heal_actions(s, seat):
+    if "heal" not in used and white_cards.heal_actions(s, seat):
         return True
-    if "accuse" not in used and whites.accuse_actions(s, seat):
+    if "accuse" not in used and traitor.accuse_actions(s, seat):
         return True
     return bool(_normal_actions(s, seat))
 
@@ -175,25 +150,7 @@ def _action_type(action: Action) -> str:
     return {"move": "move", "play": "special", "heal": "heal", "accuse": "accuse"}.get(action.kind, "quest")
 
 
-def _do_free(s: BoardState, seat: int, action: Action, ev: Events) -> bool:
-    """Apply `action` as a free power if it is one; False when it is a normal heroic action."""
-    if action.kind == "arthur":
-        s.turn["arthur"] = True
-        ev.append(public("exchange_asked", seat=seat, target=action.args[0]))
-        ops.push(s, {"kind": "arthur", "seat": action.args[0], "card": action.args[1]})
-        return True
-    if action.kind == "galahad":
-        s.turn["galahad"] = s.turn["special"] = True
-        whites.play_special(s, seat, Action("play", action.args), ev)
-        return True
-    if action.kind == "move" and _tristan_free(s, seat):
-        s.turn["tristan"] = True
-        _move(s, seat, action.args[0], ev)
-        return True
-    return False
-
-
-def _move(s: BoardState, seat: int, where: str, ev: Events) -> None:
+def move(s: BoardState, seat: int, where: str, ev: Events) -> None:
     rewards.leave_location(s, seat, where)
     ev.append(public("moved", seat=seat, to=where))
 
@@ -212,20 +169,20 @@ class _Heroic:
 
     @staticmethod
     def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        if _do_free(s, seat, action, ev):
+        if knights.do_free(s, seat, action, ev):
             return
         s.frames.pop()
         kind = _action_type(action)
         s.turn["types"].append(kind)
         if kind == "move":
-            _move(s, seat, action.args[0], ev)
+            move(s, seat, action.args[0], ev)
         elif kind == "special":
             s.turn["special"] = True
-            whites.play_special(s, seat, action, ev)
+            white_cards.play_special(s, seat, action, ev)
         elif kind == "heal":
-            whites.heal(s, seat, action.args[0], ev)
+            white_cards.heal(s, seat, action.args[0], ev)
         elif kind == "accuse":
-            whites.accuse(s, seat, action.args[0], ev)
+            traitor.accuse(s, seat, action.args[0], ev)
         else:
             do_quest_action(s, seat, action, ev)
 
@@ -234,7 +191,7 @@ def post_actions(s: BoardState, seat: int) -> list[Action]:
     acts = [_END]
     if not s.turn["sacrificed"] and s.life[seat] > 0 and seat not in s.doomed and _has_normal_action(s, seat):
         acts.append(_SACRIFICE)
-    return acts + _free_actions(s, seat)
+    return acts + knights.free_actions(s, seat)
 
 
 @decision("post", rule="B-SACRIFICE", turn=True)
@@ -259,51 +216,7 @@ class _Post:
             ops.change_life(s, seat, -1, ev, "sacrifice")
             ops.push(s, {"kind": "heroic"})
         else:
-            _do_free(s, seat, action, ev)
-
-
-# --- the revealed Traitor's turn -----------------------------------------------------------------
-
-
-@decision("traitor_steal", rule="B-TRAITOR", turn=True)
-class _TraitorSteal:
-    """The revealed Traitor discards a random white card from the hand of a knight of his choice."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current] if any(s.hands[i] for i in ops.living(s)) else []
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return [Action("steal", (i,)) for i in ops.living(s) if s.hands[i]]
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        target = action.args[0]
-        hand = s.hands[target]
-        card = hand[s.rng.randrange(len(hand))]
-        ops.discard_card(s, target, card, ())  # only its holder sees which card he lost
-        ev.append(public("stolen", seat=seat, target=target))
-        ev.append(private("stolen_card", target, target=target, card=card))
-
-
-@decision("traitor_evil", rule="B-TRAITOR", turn=True)
-class _TraitorEvil:
-    """Then he adds a siege engine or draws and applies the top black card."""
-
-    @staticmethod
-    def who(s: BoardState, frame: Frame) -> list[int]:
-        return [s.current]
-
-    @staticmethod
-    def legal(s: BoardState, frame: Frame, seat: int) -> list[Action]:
-        return _evil_options(s)
-
-    @staticmethod
-    def act(s: BoardState, frame: Frame, seat: int, action: Action, ev: Events) -> None:
-        s.frames.pop()
-        _evil(s, seat, action.args[0], ev)
+            knights.do_free(s, seat, action, ev)
 
 
 def _skip(s: BoardState, kind: str) -> bool:

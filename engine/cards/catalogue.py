@@ -1,4 +1,4 @@
-"""The card game's components as data: Rumor cards, Loyalty deck, swords, Knight cards, and every [choice].
+"""The card game's components as data (C-COMP): Rumor cards, Loyalty deck, swords, Knight cards, and every [choice].
 
 Source of truth: the Polish seed rulebook (`shared/seeds/001_…`), digested in `shared/rules/card-game.md`.
 Where the seed is silent or its icons were lost in OCR, the value chosen here is marked **[choice]** and

@@ -50,6 +50,7 @@ class Inbound:
     language: str | None = None  # the user's client language, if the platform tells it
     is_group: bool = False
     forum: bool = False  # a community of many tables (a Telegram forum supergroup): /newgame opens a table of its own
+    chat_title: str | None = None  # a group's name, told in the players' direct chats ("your decision in «…»")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,10 @@ class ChatAdapter(Protocol):
     async def edit_photo(
         self, chat: str, message_id: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None
     ) -> None: ...
+
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        """A file attachment (a finished game's whole log as text)."""
+        ...
 
     async def delete(self, chat: str, message_id: str) -> None: ...
 

@@ -124,6 +124,9 @@ class ConsoleAdapter:
     ) -> None:
         await self.edit_text(chat, message_id, self._picture(photo, caption), buttons)
 
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        return await self.send_text(chat, f"{caption}\n{data.decode('utf-8', 'replace')}".strip())
+
     def _picture(self, photo: bytes, caption: str) -> str:
         return f"{t(self.lang, 'console.picture', size=len(photo))}\n{caption}".rstrip()
 

@@ -73,8 +73,18 @@ class RecordingAdapter:
     ) -> None:
         await self._call("edit_photo", chat, text=caption, buttons=buttons, message_id=message_id)
 
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        return await self._call("send_document", chat, text=caption, extra={"filename": filename, "data": data})
+
     async def delete(self, chat: str, message_id: str) -> None:
         await self._call("delete", chat, message_id=message_id)
+
+    async def open_table(self, community: str, title: str, people: list[str]) -> str:
+        """A table's own place: a recorded chat `<community>/<n>` (as a Telegram forum's topic is addressed)."""
+        with self._mutex:
+            number = next(self._ids)
+        await self._call("open_table", community, text=title, extra={"people": list(people), "table": number})
+        return f"{community}/{number}"
 
     async def pin(self, chat: str, message_id: str) -> bool:
         await self._call("pin", chat, message_id=message_id)

@@ -95,6 +95,8 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str, known: str | No
         if row.is_group and (row.ref or "").startswith("board:") and getattr(adapter, "pins_board", False):
             await _pin_quietly(adapter, chat, new_id)
         return new_id, True
+    if row.op == "document":
+        return await adapter.send_document(chat, row.photo or b"", row.payload.get("filename", "file.txt"), text), False
     if row.op in ("restrict", "unrestrict"):
         await adapter.set_silence(chat, row.op == "restrict")
         return None, False

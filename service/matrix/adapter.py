@@ -20,30 +20,26 @@ import json
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import quote
 
 import structlog
-from aiohttp import ClientError
 from nio import (
     AsyncClient,
-    DirectRoomsResponse,
     ErrorResponse,
-    JoinedRoomsResponse,
     LocalProtocolError,
     MatrixRoom,
-    RoomCreateResponse,
     RoomGetStateEventResponse,
-    RoomPreset,
     RoomSendResponse,
     UploadResponse,
 )
 from PIL import Image
 
 from service.chat.base import Keyboard, PermanentError, RateLimited, TransientError, delivering
-from service.matrix import numbered
+from service.matrix import numbered, rooms
+from service.matrix.calls import failure, forbidden, network, raw_call
 from service.matrix.choices import ChoiceMaps
+from service.matrix.direct_rooms import DirectRooms
 from service.matrix.mentions import mention_content
 
 log = structlog.get_logger(__name__)
@@ -52,19 +48,6 @@ MSGTYPE = "m.notice"  # bots speak in notices, so other bots never answer them
 # Servers never notify for a notice, even one that mentions you (push rule `.m.rule.suppress_notices` comes first):
 # a message that must reach the player mentioned is ordinary text.
 MENTION_MSGTYPE = "m.text"
-
-
-def _fail(resp: ErrorResponse) -> Exception:
-    status = resp.transport_response.status if resp.transport_response is not None else 0
-    if status == 429 or resp.status_code == "M_LIMIT_EXCEEDED":
-        return RateLimited((resp.retry_after_ms or 1000) / 1000)
-    if status >= 500 or status == 0:
-        return TransientError(f"{resp.status_code}: {resp.message}")
-    return PermanentError(f"{resp.status_code}: {resp.message}")
-
-
-def _forbidden(resp: Any) -> bool:
-    return isinstance(resp, ErrorResponse) and resp.status_code == "M_FORBIDDEN"
 
 
 def _on_home_loop(method):
@@ -96,14 +79,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-@asynccontextmanager
-async def _network():
-    try:
-        yield
-    except (ClientError, TimeoutError) as exc:
-        raise TransientError(f"network: {exc!r}") from exc
-
-
 class MatrixAdapter:
     """Outbound Matrix over one logged-in nio client.
 
@@ -127,10 +102,8 @@ class MatrixAdapter:
         self.client = client
         self.choices = choices
         self.explain = explain
-        self.encrypt_direct = encrypt_direct
         self._retry_txn: dict[str, str] = {}
-        self._direct: dict[str, str] | None = None  # user → room, loaded from m.direct on first use
-        self._direct_lock = asyncio.Lock()  # one m.direct change at a time (`_record_direct`)
+        self.direct = DirectRooms(client, encrypt_direct)
         self._encrypted: dict[str, bool] = {}  # rooms checked by a client without end-to-end support
         # The nio client's loop: the one this adapter is made on, else the first one it is used on.
         self._loop: asyncio.AbstractEventLoop | None = _running_loop()
@@ -149,10 +122,10 @@ class MatrixAdapter:
             raise RateLimited(wait)
         await self._await_room(room)
         try:
-            async with _network():
+            async with network():
                 resp = await self.client.room_send(room, event_type, content, tx_id=txn, ignore_unverified_devices=True)
             if not isinstance(resp, RoomSendResponse):
-                raise _fail(resp)
+                raise failure(resp)
         except (TransientError, RateLimited) as exc:
             if not row:
                 self._retry_txn[key] = txn  # the retry must reuse it: Synapse then answers with the same event
@@ -191,7 +164,7 @@ class MatrixAdapter:
                 break
             if self.client.should_query_keys:
                 with contextlib.suppress(LocalProtocolError):  # the sync loop's own query got there first
-                    async with _network():
+                    async with network():
                         await self.client.keys_query()
             else:
                 await asyncio.sleep(0.05)  # the sync loop's query is in flight
@@ -205,10 +178,10 @@ class MatrixAdapter:
         if not missing:
             return
         with contextlib.suppress(LocalProtocolError):  # the sync loop's own claim got there first
-            async with _network():
+            async with network():
                 resp = await self.client.keys_claim(missing)
             if isinstance(resp, ErrorResponse):
-                raise _fail(resp)
+                raise failure(resp)
 
     @_on_home_loop
     async def send_text(
@@ -259,10 +232,10 @@ class MatrixAdapter:
         path = f"/v1/rooms/{quote(chat)}/relations/{quote(message_id)}/m.replace?limit=1000"
         old = [e["event_id"] for e in (await self._raw("GET", path)).get("chunk", []) if e["event_id"] != keep]
         for event_id in old:
-            async with _network():
+            async with network():
                 resp = await self.client.room_redact(chat, event_id, reason="superseded", tx_id=f"redact-{event_id}")
             if isinstance(resp, ErrorResponse):
-                raise _fail(resp)
+                raise failure(resp)
 
     @_on_home_loop
     async def send_photo(self, chat: str, photo: bytes, caption: str = "", buttons: Keyboard | None = None) -> str:
@@ -271,6 +244,29 @@ class MatrixAdapter:
         if mapping:
             self.choices.remember(chat, event_id, mapping)
         return event_id
+
+    @_on_home_loop
+    async def send_document(self, chat: str, data: bytes, filename: str, caption: str = "") -> str:
+        """An `m.file` event (encrypted in an encrypted room) whose body is the caption."""
+        room = self.client.rooms.get(chat)
+        encrypt = bool(room and room.encrypted and self.client.olm)
+        async with network():
+            resp, keys = await self.client.upload(
+                io.BytesIO(data), content_type="text/plain", filename=filename, filesize=len(data), encrypt=encrypt
+            )
+        if not isinstance(resp, UploadResponse):
+            raise failure(resp)
+        content: dict[str, Any] = {
+            "msgtype": "m.file",
+            "body": caption or filename,
+            "filename": filename,
+            "info": {"mimetype": "text/plain", "size": len(data)},
+        }
+        if keys is not None:
+            content["file"] = {**keys, "url": resp.content_uri}
+        else:
+            content["url"] = resp.content_uri
+        return await self._send(chat, "m.room.message", content)
 
     @_on_home_loop
     async def edit_photo(
@@ -288,12 +284,12 @@ class MatrixAdapter:
         with Image.open(io.BytesIO(photo)) as image:
             width, height = image.size
             mimetype = Image.MIME.get(image.format or "", "image/png")
-        async with _network():
+        async with network():
             resp, keys = await self.client.upload(
                 io.BytesIO(photo), content_type=mimetype, filename="board.png", filesize=len(photo), encrypt=encrypt
             )
         if not isinstance(resp, UploadResponse):
-            raise _fail(resp)
+            raise failure(resp)
         body, mapping = numbered.render(caption, buttons)
         content: dict[str, Any] = {
             "msgtype": "m.image",
@@ -309,29 +305,29 @@ class MatrixAdapter:
 
     @_on_home_loop
     async def delete(self, chat: str, message_id: str) -> None:
-        async with _network():
+        async with network():
             resp = await self.client.room_redact(chat, message_id, tx_id=f"redact-{message_id}")
         if isinstance(resp, ErrorResponse):
-            raise _fail(resp)
+            raise failure(resp)
 
     # --- room state ---------------------------------------------------------------------------
     async def _state(self, chat: str, event_type: str) -> dict[str, Any] | None:
-        async with _network():
+        async with network():
             resp = await self.client.room_get_state_event(chat, event_type)
         if isinstance(resp, RoomGetStateEventResponse):
             return dict(resp.content)
         if resp.status_code == "M_NOT_FOUND":
             return None
-        raise _fail(resp)
+        raise failure(resp)
 
     async def _put_state(self, chat: str, event_type: str, content: dict[str, Any]) -> bool:
         """Write a state event; False when the bot lacks the power level for it."""
-        async with _network():
+        async with network():
             resp = await self.client.room_put_state(chat, event_type, content)
-        if _forbidden(resp):
+        if forbidden(resp):
             return False
         if isinstance(resp, ErrorResponse):
-            raise _fail(resp)
+            raise failure(resp)
         return True
 
     @_on_home_loop
@@ -358,93 +354,38 @@ class MatrixAdapter:
             await self.send_text(chat, self.explain("silence_no_power"))
         return False
 
-    # --- direct rooms -------------------------------------------------------------------------
-    async def _direct_map(self) -> dict[str, str]:
-        """user → the direct room the bot is still in, from the account's `m.direct` (the server's truth)."""
-        if self._direct is None:
-            async with _network():
-                listed = await self.client.list_direct_rooms()
-                joined = await self.client.joined_rooms()
-            if not isinstance(joined, JoinedRoomsResponse):
-                raise _fail(joined)
-            rooms = listed.rooms if isinstance(listed, DirectRoomsResponse) else {}
-            self._direct = {
-                user: next(r for r in reversed(ids) if r in joined.rooms)
-                for user, ids in rooms.items()
-                if any(r in joined.rooms for r in ids)
-            }
-        return self._direct
+    @_on_home_loop
+    async def open_table(self, community: str, title: str, people: Sequence[str]) -> str:
+        """A table's own room in the community's Space (`rooms`), linked from the community's room."""
+        async with network():
+            room = await rooms.open_table(self.client, community, title, people)
+        await self.send_text(community, f"🏰 {title}: https://matrix.to/#/{room}")
+        return room
 
+    # --- direct rooms (`DirectRooms`) -----------------------------------------------------------
     def forget_direct_rooms(self) -> None:
         """`m.direct` changed (another process created a direct room): reload it on next use."""
-        self._direct = None
+        self.direct.forget()
 
     @_on_home_loop
     async def is_direct(self, chat: str) -> bool:
-        return chat in (await self._direct_map()).values()
+        return chat in (await self.direct.rooms()).values()
 
     @_on_home_loop
     async def direct_chat(self, user: str) -> str | None:
         """The bot's direct room with `user`, created (invite, `is_direct`, maybe encrypted) on first need."""
-        async with self._direct_lock:
-            direct = await self._direct_map()
-            if user not in direct:  # another process may have opened it since we looked
-                self._direct = None
-                direct = await self._direct_map()
-            if user in direct:
-                return direct[user]
-            initial_state = []
-            if self.encrypt_direct and self.client.olm:
-                initial_state.append(
-                    {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
-                )
-            async with _network():
-                resp = await self.client.room_create(
-                    is_direct=True, invite=[user], preset=RoomPreset.private_chat, initial_state=initial_state
-                )
-            if not isinstance(resp, RoomCreateResponse):
-                raise _fail(resp)
-            await self._record_direct(user, resp.room_id)
-            return resp.room_id
+        return await self.direct.room_for(user)
 
     @_on_home_loop
     async def remember_direct(self, user: str, room: str) -> None:
         """A direct room the player opened with the bot: use it unless the bot already has one with them."""
-        async with self._direct_lock:
-            if user not in await self._direct_map():
-                await self._record_direct(user, room)
+        await self.direct.remember(user, room)
 
     @_on_home_loop
     async def record_direct(self, user: str, room: str) -> None:
         """Make `room` the bot's direct room with `user` in `m.direct` (the backbone's record of it wins)."""
-        async with self._direct_lock:
-            if (await self._direct_map()).get(user) != room:
-                await self._record_direct(user, room)
-
-    async def _record_direct(self, user: str, room: str) -> None:
-        """Add the room to `m.direct` account data (the server does not do it for the creator), then to the map.
-        Under `_direct_lock`: the account data is read, changed and written whole, so two rooms recorded at once
-        would each write the list without the other."""
-        async with _network():
-            listed = await self.client.list_direct_rooms()
-        content = dict(listed.rooms) if isinstance(listed, DirectRoomsResponse) else {}
-        content[user] = [*[r for r in content.get(user, []) if r != room], room]
-        await self._raw("PUT", f"/v3/user/{quote(self.client.user_id)}/account_data/m.direct", content)
-        (await self._direct_map())[user] = room  # the map may have been reloaded meanwhile (an m.direct sync)
+        await self.direct.record(user, room)
 
     async def _raw(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-        """A client-server API call nio has no (robust) method for; `path` starts after `/_matrix/client`."""
-        headers = {"Authorization": f"Bearer {self.client.access_token}", "Content-Type": "application/json"}
-        data = json.dumps(body) if body is not None else None
-        async with _network():
-            resp = await self.client.send(method, "/_matrix/client" + path, data, headers)
-            status = resp.status
-            text = await resp.text()
-        if status == 429:
-            raise RateLimited(json.loads(text).get("retry_after_ms", 1000) / 1000)
-        if status >= 500:
-            raise TransientError(text)
-        if status >= 400:
-            raise PermanentError(text)
-        return json.loads(text) if text else {}
-
+        """A client-server API call nio has no (robust) method for (`calls.raw_call`)."""
+        return await raw_call(self.client, method, path, body)

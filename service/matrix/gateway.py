@@ -38,11 +38,11 @@ from service.matrix.adapter import MatrixAdapter
 from service.matrix.choices import ChoiceMaps
 from service.matrix.client import keep_keys
 from service.matrix.login_store import LoginStore, StoredLogin
+from service.matrix.moderators import Moderators
 from service.observability import checks
 
 log = structlog.get_logger(__name__)
 
-ADMIN_LEVEL = 50  # moderators and up may abort a game they did not create
 POLL_MS = 30_000
 TIMELINE_LIMIT = 100  # events per room and sync; a longer gap is fetched page by page
 
@@ -81,6 +81,7 @@ class Gateway:
         self._full_state = True  # the first sync of this process loads every room's state
         self._work = ThreadPoolExecutor(1, thread_name_prefix="matrix-handoff")
         self._pending: set[asyncio.Future] = set()
+        self.moderators = Moderators(client)  # who may abort a game they did not create, or run a tournament
 
     def _hand_on(self, fn: Callable[..., None], *args: object) -> None:
         """Queue `fn(*args)` on the hand-off thread (FIFO); failures are logged, the loop goes on."""
@@ -202,7 +203,8 @@ class Gateway:
             return
         room = self.client.rooms.get(room_id)
         origin = inbound.Origin(
-            room_id, sender, event.event_id, room.user_name(sender) if room else None, not await self._direct(room_id)
+            room_id, sender, event.event_id, room.user_name(sender) if room else None, not await self._direct(room_id),
+            room.display_name if room else None,
         )
         if isinstance(event, RoomMessageText):
             await self._message(origin, event, room)
@@ -237,7 +239,7 @@ class Gateway:
         parsed = inbound.parse_command(event.body)
         if parsed is not None:
             if await _within("command", origin.user):
-                admin = room is not None and room.power_levels.get_user_level(origin.user) >= ADMIN_LEVEL
+                admin = await self.moderators.is_moderator(room, origin.room, origin.user)
                 self._hand_on(self.submit, inbound.command(origin, *parsed, admin=admin))
             return
         answer = inbound.number_in_message(event.body, event.source.get("content", {}), direct=not origin.is_group)

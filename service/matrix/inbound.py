@@ -13,7 +13,7 @@ from service.matrix import numbered
 from service.play.dispatch import ADMIN_FLAG, COMMANDS
 
 PLATFORM = "matrix"
-PREFIX = "!"
+PREFIX = numbered.COMMAND_PREFIX
 
 
 class Origin(NamedTuple):
@@ -24,6 +24,7 @@ class Origin(NamedTuple):
     event_id: str
     user_name: str | None
     is_group: bool
+    title: str | None = None  # the room's name
 
 
 class NumberAnswer(NamedTuple):
@@ -68,7 +69,7 @@ def command(origin: Origin, name: str, args: tuple[str, ...], *, admin: bool) ->
     return Inbound(
         PLATFORM, origin.room, origin.user, origin.event_id, "command",
         command=name, args=(*args, ADMIN_FLAG) if admin else args,
-        user_name=origin.user_name, is_group=origin.is_group,
+        user_name=origin.user_name, is_group=origin.is_group, chat_title=origin.title,
     )
 
 

@@ -12,10 +12,15 @@ from service.chat.base import Keyboard
 
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 _NUMBER = re.compile(r"^\s*#?(\d{1,3})\s*[.)]?\s*$")
+# A command in a text ("/join", "(/start)"): a slash at a word's start before a letter, not in "4/12" or a link.
+_COMMAND = re.compile(r"(?<![\w/:])/(?=[a-z])")
+COMMAND_PREFIX = "!"  # what the Matrix gateway reads as a command (`service.matrix.inbound`)
 
 
 def render(text: str, keyboard: Keyboard | None) -> tuple[str, dict[str, str]]:
-    """The message body with the choices appended as numbered lines, and the map number → button data."""
+    """The message body with the choices appended as numbered lines, and the map number → button data; the
+    commands the text names are written as a Matrix room types them (`!join`, never `/join`)."""
+    text = _COMMAND.sub(COMMAND_PREFIX, text)
     buttons = [b for row in keyboard or [] for b in row]
     if not buttons:
         return text, {}

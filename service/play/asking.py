@@ -37,21 +37,21 @@ def buttons_payload(keyboard: Any) -> list[list[list[str]]] | None:
     return [[[b.label, b.data] for b in row] for row in keyboard]
 
 
-def question_text(game: GameRow, p: Panel, lang: str, left: float | None) -> str:
-    """The question in words: which game (and group) it is in, what is asked, and the time left."""
-    title = (game.options or {}).get("title")
-    game_name = presenting.t(lang, f"lobby.game.{game.kind}")
-    if game_name == f"lobby.game.{game.kind}":
-        game_name = game.kind
-    header = (
-        presenting.t(lang, "ask.header.group", game=game_name, game_id=game.id, group=title)
-        if title
-        else presenting.t(lang, "ask.header", game=game_name, game_id=game.id)
-    )
-    lines = [header, p.question or presenting.t(lang, "prompt.generic")]
-    if left is not None:
-        lines.append(time_left(lang, left))
-    return "\n".join(lines)
+def where(game: GameRow, lang: str | None) -> str:
+    """The game in words for a person's direct chat: its group's name (when known), its kind and number."""
+    opts = game.options or {}
+    group = opts.get("title") or opts.get("table_title")
+    kind = presenting.t(lang, f"lobby.game.{game.kind}")
+    kind = game.kind if kind == f"lobby.game.{game.kind}" else kind
+    if group:
+        return presenting.t(lang, "ask.where.group", group=group, game=kind, game_id=game.id)
+    return presenting.t(lang, "ask.where", game=kind, game_id=game.id)
+
+
+def question_text(game: GameRow, p: Panel, lang: str) -> str:
+    """The question in words: which game (and group) it is in, and what is asked."""
+    ask = p.question or presenting.t(lang, "prompt.generic")
+    return f"{presenting.t(lang, 'ask.header', where=where(game, lang))}\n{ask}"
 
 
 def hand_payload(p: Panel, asking: bool, reach: dict[str, Any]) -> dict[str, Any]:
@@ -65,24 +65,28 @@ def ask(
     game: GameRow,
     seat: int,
     seq: int,
-    text: str,
     p: Panel,
+    lang: str,
+    left: float | None,
     reach: dict[str, Any],
 ) -> None:
-    """Send (or, on a menu step, edit) the question of prompt `seq` with its buttons."""
-    payload = {"text": text, "buttons": buttons_payload(p.buttons), **reach}
+    """Send (or, on a menu step, edit) the question of prompt `seq` with its buttons and the time left (`left`
+    seconds, if the decision has a deadline)."""
+    question = question_text(game, p, lang)
+    text = question if left is None else f"{question}\n{time_left(lang, left)}"
+    payload = {"text": text, "question": question, "buttons": buttons_payload(p.buttons), **reach}
     outbox.upsert(s, *dm, ask_ref(game.id, seat, seq), payload)
 
 
 def close(s: Session, dm: tuple[str, str], game_id: int, seat: int, seq: int, lang: str, answered: bool) -> None:
-    """Take the buttons off the question of prompt `seq`: its text stays, marked answered or closed."""
+    """Take the buttons off the question of prompt `seq`: the question stays, marked done or closed (its clock goes)."""
     ref = ask_ref(game_id, seat, seq)
     last = _last_payload(s, dm, ref)
     if last is None:  # never queued, or its rows are gone: nothing to close (an old message's edit would be blind)
         return
     mark = presenting.t(lang, "ask.answered" if answered else "ask.closed")
-    payload = {k: v for k, v in last.items() if k != "buttons"}
-    payload["text"] = f"{last.get('text', '')}\n{mark}"
+    payload = {k: v for k, v in last.items() if k not in ("buttons", "question")}
+    payload["text"] = f"{last.get('question', last.get('text', ''))}\n{mark}"
     outbox.upsert(s, *dm, ref, payload)
 
 

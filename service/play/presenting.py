@@ -16,6 +16,7 @@ from engine.core.events import Event
 from service.callback import pack, unpack
 from service.chat.base import Button
 from service.render import Panel, Presentation, i18n, result_text
+from service.render import action_label as render_action_label
 from service.render import panel as render_panel
 from service.render import present as render_present
 
@@ -32,7 +33,6 @@ NOTICES = {
     "notice.silence_on": "Morgan's silence: no talking until someone goes on a quest or Merlin is revealed.",
     "notice.silence_off": "The silence is lifted.",
     "notice.timeout": "{name} ran out of time; a safe choice was played for them.",
-    "notice.reminder_direct": "Reminder: your decision in game #{game_id} is due in {left}.",
     "notice.reminder_group": "{mention}, the game is waiting for you ({left} left).",
     "notice.game_end": "The game is over.\n{outcome}",
     "notice.open_direct_chat": "{name}, please open a direct chat with me to receive your cards.",
@@ -99,6 +99,13 @@ def panel(
     if kind in RENDERED:
         return render_panel(kind, state, seat, game_id=game_id, seq=seq, lang=lang, level=level, seat_names=seat_names)
     return _generic_panel(kind, state, seat, game_id=game_id, seq=seq)
+
+
+def action_label(kind: str, state: Any, seat: int, action: Any, lang: str, seat_names: dict[int, str]) -> str:
+    """A choice in words for the seat's own direct chat (the state it was chosen in): its button's label."""
+    if kind in RENDERED:
+        return render_action_label(kind, state, seat, action, lang, seat_names)
+    return get_game(kind).encode(action)
 
 
 def panel_digest_key(p: Panel) -> list[Any]:

@@ -18,9 +18,16 @@ from service.render.i18n import t
 from service.store.chats import latest_game, seated_people
 from service.store.models import Chat
 from service.store.users import chat_for
+from service.tournaments import rows
 
 PREFIX = "@table:"
 TOKEN = "#"
+OWN_ROOMS = ("matrix",)  # platforms where every table of a tournament gets a room of its own (Telegram: forums)
+
+
+def own_places(platform: str, forum: bool) -> bool:
+    """Whether a community's tables get places of their own: a Telegram forum supergroup, any Matrix room."""
+    return forum or platform in OWN_ROOMS
 
 
 def new_address(community: str) -> str:
@@ -50,5 +57,10 @@ def opening(s: Session, platform: str, address: str) -> tuple[str, list[str]]:
     game = latest_game(s, platform, address)
     if game is None:
         return t(None, "table.title.board", id="?"), []
-    title = game.options.get("table_title") or t(game.language, f"table.title.{game.kind}", id=game.id)
-    return str(title), seated_people(s, game.id)
+    table = rows.table_of_game(s, game.id)
+    if table is None:
+        return t(game.language, f"table.title.{game.kind}", id=game.id), seated_people(s, game.id)
+    round_row = rows.round_of(s, table)
+    title = t(game.language, "table.title.tournament", tournament=round_row.tournament_id, round=round_row.number,
+              table=table.number)
+    return title, seated_people(s, game.id)

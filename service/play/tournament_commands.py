@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 import engine
-from service.play import tournament_options, tournament_rounds
+from service.play import tables, tournament_options, tournament_places, tournament_rounds
 from service.play.queue import request_delivery
 from service.play.tournament_show import ranked, show, tell
 from service.render import tournaments as texts
@@ -67,7 +67,10 @@ def _new(cmd: dict[str, Any], args: list[str], admin: bool) -> str:
             chat_id=chat.id,
             creator_id=creator.id,
             kind=kind,
-            options=tournament_options.defaults(kind),
+            options={
+                **tournament_options.defaults(kind),
+                **({"place": tournament_places.OWN} if tables.own_places(platform, bool(cmd.get("forum"))) else {}),
+            },
             language=normalize(chat.language or cmd.get("language") or settings.default_language),
             seed=random.SystemRandom().randrange(2**31),
         )

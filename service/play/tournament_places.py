@@ -1,17 +1,16 @@
 """Where a tournament's table is played: a game in some chat, given by a `TablePlace`.
 
-A tournament names its place kind in its options (`place`, "chat" by default); `place_of` finds it in `PLACES`.
-The default, `OrganisersChat`, opens every table in the tournament's own chat: a plain group holds the round's
-games side by side (each its own board message, its taps carrying its game id), which is what a community has
-until several tables per community exist (issue 25 item 1). The Morgan silence of a card game then restricts that
-whole chat, and `/status` there shows the newest table.
+A tournament names its place kind in its options (`place`). `OwnTables` ("tables") gives each table a place of its
+own in the community (`service.play.tables`): a topic of a Telegram forum supergroup, a Matrix room in the
+community's Space, created with the seated people invited before the table's first message; a tournament made in a
+forum or on Matrix plays there (`tournament_commands`). `OrganisersChat` ("chat", the default elsewhere) opens every
+table in the tournament's own chat: a plain group holds the round's games side by side (each its own board message,
+its taps carrying its game id), the Morgan silence of a card game then restricts that whole chat, and `/status`
+there shows the newest table. A platform that cannot open a place (a plain Telegram group refuses topics) keeps the
+table in the tournament's chat that way.
 
-What a place for topics or rooms must provide (item 1): `chat(...)` returns, in the caller's transaction, the
-`Chat` row whose address the outbox delivers to (a Telegram forum topic as its own address carrying the
-`message_thread_id`; a Matrix room created for the table). Creating the topic or room, inviting the seated
-players, linking it from the community's chat (or Space) and the silence per table are the platform's work, done by
-outbox operations ahead of the table's first message; the tournament only needs the address at once, in the
-transaction that opens the round.
+`chat(...)` returns, in the caller's transaction, the `Chat` row whose address the outbox delivers to: the
+tournament only needs the address at once, in the transaction that opens the round.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from typing import Protocol
 
 from sqlalchemy.orm import Session
 
+from service.play import tables
 from service.store.models import Chat, Tournament
 
 
@@ -36,8 +36,17 @@ class OrganisersChat:
         return s.get(Chat, tournament.chat_id)
 
 
+class OwnTables:
+    """Each table at a place of its own in the tournament's community, opened before its first message."""
+
+    def chat(self, s: Session, tournament: Tournament, round_number: int, table_number: int) -> Chat:
+        community = s.get(Chat, tournament.chat_id)
+        return tables.new_table(s, community.platform, community.platform_id)
+
+
 DEFAULT = "chat"
-PLACES: dict[str, TablePlace] = {DEFAULT: OrganisersChat()}
+OWN = "tables"
+PLACES: dict[str, TablePlace] = {DEFAULT: OrganisersChat(), OWN: OwnTables()}
 
 
 def register(name: str, place: TablePlace) -> None:

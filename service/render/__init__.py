@@ -43,6 +43,6 @@ class Presentation:
     board_image: bytes | None = None
 
 
-from service.render.present import panel, present, result_text  # noqa: E402 - the contract's dataclasses come first
+from service.render.present import action_label, panel, present, result_text  # noqa: E402 - dataclasses come first
 
-__all__ = ["Panel", "Presentation", "panel", "present", "result_text"]
+__all__ = ["Panel", "Presentation", "action_label", "panel", "present", "result_text"]

@@ -1,7 +1,7 @@
 """Text of the board game: the group's board summary, a seat's private panel, menu labels and event lines.
 
 Input is always an engine view (`engine/board/views.py` documents its keys): the public view for the board,
-a seat's view for its panel. Lines are short: they are read on phones.
+a seat's view for its panel. Lines are short, folded to a phone's width (`phone.fold`): they are read on phones.
 """
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from engine.board import catalogue as cat
 from engine.core.actions import Action
 from engine.core.events import Event
 from service.render import names as nm
+from service.render import phone
 from service.render.i18n import fill, has, t, tn
 
 GAME = "board"
+HIDDEN = "🎴"  # a face-down card (an emoji: U+1F0A0, the card back, shows as a box on some phones)
 # Action kinds that choose among black cards only this seat saw (`<kind>:<i>` indexes the view's list of them).
 _LOOKED = {"top": "reorder", "bury": "bury", "armor": "armor"}
 
@@ -46,7 +48,7 @@ def _seat_line(lang: str, s: dict[str, Any], names: dict[int, str], current: int
 def _value(card: str, quest: str) -> str:
     """The number a fight card shows on `quest` (Lancelot/Dragon cards have one value per side)."""
     if card == "hidden":
-        return "🂠"
+        return HIDDEN
     if card in cat.LANCELOT_VALUE:
         return str(cat.LANCELOT_VALUE[card][1 if quest == "dragon" else 0])
     return str(cat.FIGHT_VALUE.get(card) or cat.BLACK_KNIGHT_VALUE.get(card) or "?")
@@ -113,15 +115,15 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     if view.get("table"):
         proposal = view.get("proposal") or []
         cards = [
-            nm.board_card(lang, c) + (f" → {nm.seat(names, proposal[i])}" if i < len(proposal) else "")
+            phone.INDENT + nm.board_card(lang, c) + (f" → {nm.seat(names, proposal[i])}" if i < len(proposal) else "")
             for i, c in enumerate(view["table"])
         ]
-        lines.append(t(lang, "board.table", cards=", ".join(cards)))
+        lines.append(t(lang, "board.table", cards="\n".join(cards)))  # one card a line
     lines.append(t(lang, "board.decks", white=view["decks"]["white"], black=view["decks"]["black"]))
     if result:
         lines.append("")
         lines.append(result_line(lang, result, names))
-    return "\n".join(lines)
+    return phone.fold("\n".join(lines))
 
 
 def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str:

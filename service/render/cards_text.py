@@ -11,6 +11,7 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.events import Event
 from service.render import names as nm
+from service.render import phone
 from service.render.i18n import fill, has, t, tn
 
 GAME = "cards"
@@ -65,7 +66,7 @@ def board(view: dict[str, Any], lang: str, names: dict[int, str]) -> str:
     if result:
         lines.append("")
         lines.append(result_line(lang, result, names))
-    return "\n".join(lines)
+    return phone.fold("\n".join(lines))
 
 
 def result_line(lang: str, result: dict[str, Any], names: dict[int, str]) -> str:

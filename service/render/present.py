@@ -15,7 +15,7 @@ from engine import get_game
 from engine.core.events import Event
 from service.callback import pack
 from service.chat.base import Button
-from service.render import Panel, Presentation, menus
+from service.render import Panel, Presentation, explain, menus
 from service.render.i18n import normalize, t
 from service.render.narration import narrate
 
@@ -62,6 +62,8 @@ def panel(
     question = ""
     if prompts:
         question = text_mod.prompt_line(prompts[0].kind, view, seat, lang, names)
+        if card := explain.explanation(game_name, prompts[0].kind, view, lang):
+            question += "\n" + card
         actions = game.legal_actions(state, seat)
         keyboard = menus.build(
             actions,
@@ -79,6 +81,15 @@ def panel(
         row = [Button(label, pack(game_id, seq, game.encode(a))) for label, a in zip(labels, standing, strict=True)]
         keyboard = [*(keyboard or []), row]
     return Panel(text, keyboard, question)
+
+
+def action_label(
+    game_name: str, state: Any, seat: int, action: Any, lang: str, seat_names: dict[int, str] | None = None
+) -> str:
+    """A choice in words as its button said it to `seat` (rendered from the seat's own view of `state`, the state
+    it was chosen in): for the seat's own direct chat only."""
+    view = get_game(game_name).view(state, seat)
+    return renderer(game_name).label(action, view, seat, normalize(lang), _names(seat_names, view))
 
 
 def present(

@@ -84,9 +84,9 @@ def lock_with_table(s: Session, game_id: int) -> tuple[GameRow, Table] | None:
 
 
 _LOADED = (GameRow, Chat, Seat, User)
-_KEYS = {model: [c.key for c in model.__table__.c if c.key not in ("created", "updated")] for model in _LOADED}
+SNAPSHOT_KEYS = {model: [c.key for c in model.__table__.c if c.key not in ("created", "updated")] for model in _LOADED}
 _AT = {  # where each model's columns start in a row of `_table_statement`
-    model: sum(len(_KEYS[m]) for m in _LOADED[: _LOADED.index(model)]) for model in _LOADED
+    model: sum(len(SNAPSHOT_KEYS[m]) for m in _LOADED[: _LOADED.index(model)]) for model in _LOADED
 }
 
 
@@ -95,22 +95,22 @@ def _made(model: type[Any], row: Any) -> Any:
     at = _AT[model]
     if row[at] is None:  # the id, first of the columns
         return None
-    return _from_values(model, row[at : at + len(_KEYS[model])])
+    return _from_values(model, row[at : at + len(SNAPSHOT_KEYS[model])])
 
 
 def _from_values(model: type[Any], values: Any) -> Any:
-    """A `model` object of these column values (in `_KEYS` order), untracked by any session, or None for None."""
+    """A `model` object of these column values (in `SNAPSHOT_KEYS` order), untracked by any session (None: None)."""
     if values is None:
         return None
-    return sqlalchemy_compat.loaded(model, _KEYS[model], values)
+    return sqlalchemy_compat.loaded(model, SNAPSHOT_KEYS[model], values)
 
 
 def _values(row: Any) -> tuple[Any, ...] | None:
-    """A loaded object's column values in `_KEYS` order (None for None)."""
+    """A loaded object's column values in `SNAPSHOT_KEYS` order (None for None)."""
     if row is None:
         return None
     loaded = row.__dict__
-    return tuple(loaded[key] if key in loaded else getattr(row, key) for key in _KEYS[type(row)])
+    return tuple(loaded[key] if key in loaded else getattr(row, key) for key in SNAPSHOT_KEYS[type(row)])
 
 
 def snapshot(game: GameRow, table: Table) -> tuple[Any, ...]:
@@ -146,7 +146,7 @@ def _table_statement(on_pg: bool) -> Select[Any]:
     """Game, chat, seat and user columns, a row per seat. On PostgreSQL (run on the driver, see `lock_with_table`)
     the game's JSON columns come as text: the driver would decode them in every seat's row."""
     games, chats, seats, users = (model.__table__ for model in _LOADED)
-    columns = [model.__table__.c[key] for model in _LOADED for key in _KEYS[model]]
+    columns = [model.__table__.c[key] for model in _LOADED for key in SNAPSHOT_KEYS[model]]
     if on_pg:
         columns = [cast(c, Text).label(c.key) if isinstance(c.type, JSON) else c for c in columns]
     stmt = (

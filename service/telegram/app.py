@@ -19,7 +19,7 @@ from service.delivery.leases import stand_by
 from service.play import queue
 from service.play.scans import sweep_outbox
 from service.settings import get_settings
-from service.telegram import handlers, health
+from service.telegram import handlers, health, menus
 from service.telegram.inbound import COMMANDS
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
@@ -38,7 +38,7 @@ def build_application(
     base_url = base_url or settings.telegram_base_url
     if base_url:
         builder = builder.base_url(base_url)
-    app = builder.concurrent_updates(True).build()
+    app = builder.concurrent_updates(True).post_init(_menus).build()
     app.bot_data["backbone"] = backbone or handlers.dispatch_backbone()
     # first, in a group of its own: a silenced player's message is removed whatever else it is
     in_groups = filters.ChatType.SUPERGROUP & ~filters.StatusUpdate.ALL
@@ -48,6 +48,10 @@ def build_application(
     app.add_handler(CallbackQueryHandler(handlers.on_tap))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.on_migrate))
     return app
+
+
+async def _menus(app: Application) -> None:
+    await menus.publish(app.bot)
 
 
 def run() -> None:

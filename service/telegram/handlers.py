@@ -89,7 +89,7 @@ def remember_direct_chat(update: Update) -> None:
     """The user wrote to the bot privately, so the bot may now write to them (see TelegramAdapter.direct_chat)."""
     user = update.effective_user
     if user is not None:
-        get_sessions().set_ui("user", user_key(str(user.id)), {"dm": True})
+        get_sessions().ui.set("user", user_key(str(user.id)), {"dm": True})
 
 
 async def allowed(kind: str, update: Update) -> bool:
@@ -120,7 +120,7 @@ async def _status(context: ContextTypes.DEFAULT_TYPE, chat: int | str, user: int
 async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """`/start [payload]` in the direct chat: the user opened the bot; a lobby's join link joins that table if the
     service made the link and the user is a member of its group (else they are told why, privately); a bare
-    /start gets the help. In a group, /start starts the lobby's game."""
+    /start gets a welcome and the help. In a group, /start starts the lobby's game."""
     chat = update.effective_chat
     if chat is None or chat.type != "private":
         await on_command(update, context)
@@ -129,8 +129,8 @@ async def on_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not await allowed("command", update):
         return
     payload = context.args[0] if context.args else ""
-    if not inbound.is_join(payload):
-        await backbone(context).submit(inbound.command(update, "help", ()))
+    if not inbound.is_join(payload):  # a bare /start: the person opened the bot, welcome them
+        await backbone(context).submit(inbound.command(update, "welcome", ()))
         return
     lobby = inbound.joined_lobby(payload)
     if lobby is None:
@@ -167,7 +167,7 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         remember_direct_chat(update)
     if not await allowed("command", update):
         return
-    admin = name in ("abort", "start", "tournament") and await is_admin(update, context)
+    admin = name in dispatch.ADMIN_COMMANDS and await is_admin(update, context)
     command = inbound.command(update, name, tuple(context.args or ()), admin=admin)
     await backbone(context).submit(command)
     if name == "join" and command.is_group:

@@ -49,6 +49,7 @@ def _origin(update: Update) -> dict[str, object]:
         "language": user.language_code,
         "is_group": chat.type in ("group", "supergroup"),
         "forum": bool(chat.is_forum),
+        "chat_title": chat.title,
     }
 
 

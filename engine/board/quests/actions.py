@@ -1,6 +1,6 @@
-"""Heroic action type B, the quest action (digest §3, §6): what a knight may do where he stands, routed to the rules of
-that place — the Round Table's draw or the siege at Camelot, a fight card on a fight quest or in a war, any card to
-push Excalibur, a Grail card on the Grail."""
+"""Heroic action type B, the quest action (digest §3, §6, B-QUEST): what a knight may do where he stands, routed to
+the rules of that place — the Round Table's draw or the siege at Camelot, a fight card on a fight quest or in a war,
+any card to push Excalibur, a Grail card on the Grail."""
 
 from __future__ import annotations
 

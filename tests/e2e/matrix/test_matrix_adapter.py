@@ -212,6 +212,22 @@ def test_photo_upload(homeserver):
     asyncio.run(scenario())
 
 
+def test_document_upload(homeserver):
+    async def scenario():
+        bot, _ = await _bot(homeserver, "bot_document")
+        alice = await _player(homeserver, "alice_document")
+        room = await _group(bot, alice)
+        event_id = await bot.send_document(room, b"the whole story\n", "camelot-3.txt", "Game #3")
+        event = await alice.wait_for(lambda p: next((e for e in p.events[room] if e.event_id == event_id), None))
+        content = event.source["content"]
+        assert (content["msgtype"], content["filename"], content["body"]) == ("m.file", "camelot-3.txt", "Game #3")
+        assert (await alice.client.download(content["url"])).body == b"the whole story\n"
+        await alice.close()
+        await bot.client.close()
+
+    asyncio.run(scenario())
+
+
 def test_retried_send_reuses_transaction_id(homeserver):
     async def scenario():
         bot, _ = await _bot(homeserver, "bot_retry")

@@ -20,9 +20,9 @@ from sqlalchemy import select
 
 from engine import get_game
 from service import ratings
-from service.play import presenting
+from service.play import ending, presenting
 from service.play.publish import seat_name
-from service.render import board_text, cards_text, i18n  # noqa: F401  imported now, as the worker does at start
+from service.render import board_text, cards_text, i18n, narration  # noqa: F401  imported now, as the worker does at start
 from service.render.ratings import changes_text
 from service.store import games as game_rows
 from service.store import session_scope
@@ -30,6 +30,8 @@ from service.store.models import GameRow, RatingChange
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
 
 NOTICE_PREFIXES = ("notice.", "lobby.reply.")
+# the frame of a person's own messages: a question's header, clock and closing mark; the "since your last turn" header
+PRIVATE_PREFIXES = ("ask.", "clock.left", "narr.since.")
 
 
 @dataclass
@@ -39,11 +41,13 @@ class Rendered:
     boards: set[str] = field(default_factory=set)
     lines: set[str] = field(default_factory=set)
     private: dict[int, set[str]] = field(default_factory=dict)
+    private_lines: dict[int, set[str]] = field(default_factory=dict)  # lines of questions and of one's own story
     leaks: list[str] = field(default_factory=list)
     moves: int = 0
     silenced: bool = False
     last_board: str = ""  # the board after the last move
     ratings: str = ""  # the ratings notice after the game, if it was rated
+    closing: str = ""  # the closing message of the finished game
 
     def public_text(self, text: str) -> bool:
         if text in self.boards or text == NO_RIGHTS_DEFAULT:
@@ -51,7 +55,12 @@ class Rendered:
         return all(line in self.lines or notice(line) for line in text.split("\n"))
 
     def private_text(self, seat: int, text: str) -> bool:
-        return text in self.private.get(seat, set()) or notice(text)
+        """The seat's own panel, private line or a notice; or a question or "since your last turn" message: each
+        line one the seat was asked, a line of the story as the seat may read it, or the frame around them."""
+        if text in self.private.get(seat, set()) or notice(text):
+            return True
+        own = self.private_lines.get(seat, set())
+        return all(line in own or notice(line) or notice(line, PRIVATE_PREFIXES) for line in text.split("\n"))
 
     def closest(self, seat: int, text: str) -> str:
         """The seat's rendered text nearest to `text`, to show what differs when an audit fails."""
@@ -59,27 +68,30 @@ class Rendered:
         return found[0] if found else ""
 
 
-def _templates() -> list[re.Pattern[str]]:
-    patterns = []
+def _templates(prefixes: tuple[str, ...]) -> list[re.Pattern[str]]:
+    texts = []
     for lang in i18n.available_languages():
         catalog = i18n._catalog(lang)
         for message in catalog or []:
-            if isinstance(message.id, str) and message.id.startswith(NOTICE_PREFIXES) and message.string:
-                parts = re.split(r"\{[a-z_]+\}", str(message.string))
-                patterns.append(re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.S))
-    for text in presenting.NOTICES.values():
+            if isinstance(message.id, str) and message.id.startswith(prefixes) and message.string:
+                strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+                texts += [str(text) for text in strings if text]
+    if prefixes == NOTICE_PREFIXES:
+        texts += list(presenting.NOTICES.values())
+    patterns = []
+    for text in texts:
         parts = re.split(r"\{[a-z_]+\}", text)
         patterns.append(re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.S))
     return patterns
 
 
-_TEMPLATES: list[re.Pattern[str]] = []
+_TEMPLATES: dict[tuple[str, ...], list[re.Pattern[str]]] = {}
 
 
-def notice(text: str) -> bool:
-    if not _TEMPLATES:
-        _TEMPLATES.extend(_templates())
-    return any(p.match(text) for p in _TEMPLATES)
+def notice(text: str, prefixes: tuple[str, ...] = NOTICE_PREFIXES) -> bool:
+    if prefixes not in _TEMPLATES:
+        _TEMPLATES[prefixes] = _templates(prefixes)
+    return any(p.match(text) for p in _TEMPLATES[prefixes])
 
 
 def rendered(game_id: int) -> Rendered:
@@ -114,6 +126,7 @@ def rendered(game_id: int) -> Rendered:
             out.lines.update(line.split("\n"))
         for seat, panel in pres.panels.items():
             out.private.setdefault(seat, set()).add(panel.text)
+            out.private_lines.setdefault(seat, set()).update(panel.question.split("\n"))
         for seat, lines in pres.private_lines.items():
             out.private.setdefault(seat, set()).update(lines)
         redealt = present(engine.resample_hidden(state, None, rng), events, seq)
@@ -128,10 +141,14 @@ def rendered(game_id: int) -> Rendered:
         state, events = engine.apply_code(state, seat, code)
         add(state, events, seq)
     out.moves = len(log)
+    for _, _, events in narration.moves(kind, config, seed, log):  # "since your last turn" tells these
+        for seat in names:
+            lines = narration.narrate(kind, events, langs[seat], names, seat)
+            out.private_lines.setdefault(seat, set()).update(part for line in lines for part in line.split("\n"))
     result = engine.result(state)
-    if result is not None:  # the closing notice: the result in words, as public as the final board
-        outcome = presenting.outcome(kind, result, group_lang, names)
-        out.boards.add(presenting.t(group_lang, "notice.game_end", outcome=outcome))
+    if result is not None:  # the closing message: the result, loyalties and numbers, as public as the final board
+        out.closing = ending.closing_text(kind, state, narration.moves(kind, config, seed, log), group_lang, names)
+        out.boards.add(out.closing)
         _add_ratings(out, game_id, result, users, group_lang)
     return out
 

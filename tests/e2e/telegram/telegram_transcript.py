@@ -62,6 +62,8 @@ def entry(api: FakeBotApi, chat: Chat, msg: Message, viewer: User) -> Entry:
         return Entry(sender, notice(msg.service), notice=True)
     picture = visible_text(msg.caption or "", msg.parse_mode) if msg.photo is not None else None
     text = visible_text(msg.text, msg.parse_mode) if msg.text is not None else ""
+    if msg.document is not None:  # a file: its name, then its caption
+        text = f"[file: {msg.document[0]}] {visible_text(msg.caption or '', msg.parse_mode)}".rstrip()
     return Entry(sender, text, picture, buttons(msg.reply_markup), msg.edits, chat.pinned == msg.message_id)
 
 

@@ -12,6 +12,7 @@ from aiohttp import web
 from fake_bot_api import CannotSend, FakeBotApi, RateLimits
 from fake_bot_api.calls import call, form_call, keyboard
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram_transcript import transcript
 
 
 @pytest.fixture
@@ -259,3 +260,17 @@ def test_webhook_delivery_with_secret_token(fake_api: FakeBotApi, group: Any) ->
     asyncio.run(run())
     assert received and received[0][0] == "s3cret" and received[0][1]["message"]["text"] == "/status"
     assert call(fake_api, "setWebhook", url="https://example.org/hook")["error_code"] == 400
+
+
+def test_a_document_is_an_upload_with_its_name_and_caption(fake_api: FakeBotApi) -> None:
+    ann = fake_api.add_user("Ann")
+    fake_api.open_bot(ann)
+    sent = form_call(fake_api, "sendDocument", files={"document": b"the whole story\n"}, chat_id=ann.id, caption="Log")
+    assert sent["ok"] and sent["result"]["caption"] == "Log"
+    assert sent["result"]["document"]["file_name"] == "document.png"
+    assert fake_api.world.chats[ann.id].messages[sent["result"]["message_id"]].document == (
+        "document.png", b"the whole story\n"
+    )
+    refused = call(fake_api, "sendDocument", chat_id=ann.id, document="https://example.org/log.txt")
+    assert not refused["ok"] and refused["error_code"] == 400
+    assert "[file: document.png] Log" in transcript(fake_api, ann)

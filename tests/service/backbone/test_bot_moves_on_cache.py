@@ -4,10 +4,11 @@ write when the game moved on, and no use of a table that a change outside the mo
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import inspect, select, text
 
 from service.callback import unpack
 from service.play import bot_move, lobby
@@ -142,12 +143,12 @@ def test_a_move_on_a_table_cached_before_the_game_moved_on_writes_nothing(backbo
     game_id = lobby.create_and_start("rec", "grp-race", "cards", {}, [], 4, seed=8, bot_kind="random", bot_delay=PACE)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
     assert bot_move.play_bot(**task).status == "applied"  # under the lock: caches the table at seq 1
-    old = get_sessions().get_state(game_id)
+    old = get_sessions().games.get_state(game_id)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
     assert bot_move.play_bot(**task).status == "applied" and len(locks) == 1  # on the cached table
     before = _written(game_id)
 
-    get_sessions().put_state(game_id, *old)  # a cache one move behind (its writer was slow)
+    get_sessions().games.put_state(game_id, *old)  # a cache one move behind (its writer was slow)
     redelivered = {**task, "seq": 1}
     assert bot_move.play_bot(**redelivered).status == "stale"  # computed on the cache, refused by the database
     assert _written(game_id) == before and len(locks) == 2
@@ -197,7 +198,7 @@ def test_a_cached_table_is_the_table_the_lock_loads_as_plain_values(backbone_pg,
             return all(plain(v) for v in value)
         if isinstance(value, dict):
             return all(plain(k) and plain(v) for k, v in value.items())
-        return not hasattr(value, "_sa_instance_state")
+        return inspect(value, raiseerr=False) is None  # no mapped object
 
     assert plain(snapshot)
     _, game, table = cached.table()
@@ -207,3 +208,51 @@ def test_a_cached_table_is_the_table_the_lock_loads_as_plain_values(backbone_pg,
     assert sorted(user.platform_id for user in table.users.values()) == ["alice"]
     assert game_rows.snapshot(game, table) == game_rows.snapshot(locked_game, locked_table)
     assert table.prompts == locked_table.prompts
+
+
+def _old_layout(blob: bytes) -> bytes:
+    """The entry as a table cached before the game row had its last column would be."""
+    state, ((game, chat, seats), epoch) = pickle.loads(blob)
+    return pickle.dumps((state, ((game[:-1], chat, seats), epoch)))
+
+
+def _old_fields(blob: bytes) -> bytes:
+    """The entry as a state cached before its class had its last field would be."""
+    state, snapshot = pickle.loads(blob)
+    delattr(state, type(state).__slots__[-1])
+    return pickle.dumps((state, snapshot))
+
+
+@pytest.mark.parametrize(
+    "spoil", [lambda _: b"not a pickle", _old_layout, _old_fields], ids=["garbage", "layout", "fields"]
+)
+def test_a_cached_entry_that_cannot_be_read_sends_the_move_down_the_locking_path(backbone_pg, recording, locks, spoil):
+    """A cached value written in another shape (a format changed without its bump, or garbage) is not used: the
+    move replays the log under the row lock, and is applied as if nothing were cached."""
+    game_id = lobby.create_and_start("rec", "grp-spoilt", "cards", {}, [], 4, seed=5, bot_kind="random", bot_delay=PACE)
+    (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
+    assert bot_move.play_bot(**task).status == "applied" and len(locks) == 1  # caches the state and table at seq 1
+    (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
+    seq, blob = get_sessions().games.get_state(game_id)
+    assert Cached.read(game_id).table() is not None
+    get_sessions().games.put_state(game_id, seq, spoil(blob))
+    assert Cached.read(game_id).table() is None
+    assert bot_move.play_bot(**task).status == "applied" and len(locks) == 2
+    assert _written(game_id)["game"][1] == 2
+    (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
+    assert bot_move.play_bot(**task).status == "applied" and len(locks) == 2  # the move cached a readable entry
+
+
+def test_a_state_cached_under_another_format_is_not_read(backbone_pg, recording, locks):
+    """Each cached value's key names the format (`CACHE_FORMAT`): one of an older format is not found."""
+    import redis
+
+    from service.sessions.base import CACHE_FORMAT
+
+    game_id = lobby.create_and_start("rec", "grp-format", "cards", {}, [], 4, seed=6, bot_delay=PACE)
+    (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
+    assert bot_move.play_bot(**task).status == "applied"
+    client = redis.Redis.from_url(backbone_pg.redis_url)
+    assert client.exists(f"camelot:state:v{CACHE_FORMAT}:{game_id}", f"camelot:meta:v{CACHE_FORMAT}:{game_id}") == 2
+    client.rename(f"camelot:state:v{CACHE_FORMAT}:{game_id}", f"camelot:state:v{CACHE_FORMAT - 1}:{game_id}")
+    assert Cached.read(game_id).entry is None

@@ -32,7 +32,9 @@ def test_reminders_first_direct_then_group_then_timeout_plays_the_default(backbo
 
     assert scan(start + (due - start) * 0.1) == {"reminders": 0, "timeouts": 0}
     assert scan(start + (due - start) * 0.6) == {"reminders": 1, "timeouts": 0}
-    assert any("Reminder" in c.text for c in recording.sent("dm-alice"))
+    reminder = [c.text for c in recording.sent("dm-alice") if c.text.startswith("⏰")]
+    left = round((due - start).total_seconds() * 0.4 / 3600)
+    assert reminder == [f"⏰ toy #{game_id}: your decision is due in {left} h."]  # 0.4 of the turn left
     assert scan(start + (due - start) * 0.6) == {"reminders": 0, "timeouts": 0}  # not twice
     assert scan(start + (due - start) * 0.95) == {"reminders": 1, "timeouts": 0}
     mention = [c for c in recording.sent("grp") if "waiting for you" in c.text]
@@ -42,6 +44,9 @@ def test_reminders_first_direct_then_group_then_timeout_plays_the_default(backbo
     with session_scope() as s:
         assert game_rows.action_log(s, game_id) == [(0, "add:1")]  # the toy game's timeout default
     assert any("ran out of time" in c.text for c in recording.sent("grp"))
+    told = [c.text for c in recording.sent("dm-alice") if c.text.startswith("⌛")]
+    assert told == [f"⌛ toy #{game_id}: your time ran out; played for you: add:1"]  # what, in her chat only
+    assert not any("played for you" in c.text for c in recording.sent("dm-bob") + recording.sent("grp"))
     assert deadline_of(game_id, 0) is None and deadline_of(game_id, 1) is not None  # bob's clock now runs
 
 
@@ -111,14 +116,14 @@ def test_a_bot_game_is_resumed_whatever_its_stale_cached_meta_says(backbone_pg, 
     The scan looks at the database only, and finds no person asked."""
 
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
-    stale = get_sessions().get_meta(game_id)
+    stale = get_sessions().games.get_meta(game_id)
     assert stale["prompts"] == {"0": 0}
     monkeypatch.setattr(hand_on, "schedule_bot", lambda *a, **k: None)
     with session_scope() as s:
         seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
     submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
     monkeypatch.undo()
-    get_sessions().put_meta(game_id, stale)  # as if the hand-on had never run
+    get_sessions().games.put_meta(game_id, stale)  # as if the hand-on had never run
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=utcnow() - timedelta(minutes=10)))
     assert resume_stalled_bots() == 1
@@ -148,12 +153,12 @@ def test_a_cache_left_behind_by_lost_hand_ons_is_forgotten_and_the_next_button_l
     through) would refuse bob's button as expired. Once the game has waited the recovery grace, the scan forgets the
     cache, and the button goes through to the worker."""
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann", "bob"], 0, seed=4)
-    stale = get_sessions().get_meta(game_id)
+    stale = get_sessions().games.get_meta(game_id)
     for user, update_id in (("ann", "s1"), ("bob", "s2")):
         submit(
             Inbound("rec", f"dm-{user}", user, update_id, "tap", text=pack(game_id, prompt_of(game_id, user), "add:1"))
         )
-    get_sessions().put_meta(game_id, stale)  # as if neither move had handed on
+    get_sessions().games.put_meta(game_id, stale)  # as if neither move had handed on
     tap = Inbound("rec", "dm-ann", "ann", "s3", "tap", text=pack(game_id, prompt_of(game_id, "ann"), "add:1"))
     assert prompt_of(game_id, "ann") == stale["seq"] + 2 and precheck(tap) == "expired"
     grace = backbone_pg.recovery_grace

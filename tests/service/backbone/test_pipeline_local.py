@@ -157,7 +157,8 @@ def test_a_decision_comes_as_a_new_message_at_the_bottom_and_the_answered_one_lo
     assert len(questions("bob")) == 1 and recording.sent("dm-bob")[-1] is questions("bob")[0]
     closed = [c for c in recording.sent("dm-alice") if c.method == "edit_text" and c.message_id == asked.message_id]
     assert closed and not closed[-1].buttons
-    assert closed[-1].text.startswith(asked.text) and "Answered" in closed[-1].text
+    question, clock = asked.text.rsplit("\n", 1)
+    assert clock.startswith("⏳") and closed[-1].text == f"{question}\n✔ Done."  # the clock goes with the buttons
     assert len(live("alice")) <= 1 and len(live("bob")) == 1
 
 

@@ -9,8 +9,9 @@ import pytest
 
 from engine import get_game
 from service.chat.base import Inbound
-from service.play import lobby
+from service.play import ending, lobby
 from service.play.dispatch import submit
+from service.render import narration
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
@@ -39,10 +40,16 @@ def test_bot_game_finishes_and_replays(backbone_local, recording, kind, players)
         assert game.status == "finished", (game.status, len(log))
         engine_game = get_game(kind)
         assert engine_game.result(engine_game.replay(game.config, game.seed, log)) == game.result
+        state = engine_game.replay(game.config, game.seed, log)
+        moves = narration.moves(kind, game.config, game.seed, log)
     assert recording.sent("table")
-    # the closing notice says who won in words (the renderer's result line), not the result's raw fields
-    closing = [c.text for c in recording.sent("table") if c.text.startswith("The game is over.")]
-    assert len(closing) == 1 and "winner=" not in closing[0] and ("Loyal" in closing[0] or "Evil" in closing[0])
+    # the closing message (issue 23 item 9): who won and why, the swords, the decisive play, every seat's loyalty
+    # and numbers, in words; the game's last message in the group
+    names = {seat: f"Bot {seat + 1}" for seat in range(players)}
+    closing = ending.closing_text(kind, state, moves, "en", names)
+    assert recording.sent("table")[-1].text == closing
+    assert "winner=" not in closing and "⭐" in closing and closing.count("\n   ") == players
+    assert all(f"Bot {seat + 1}" in closing for seat in range(players))
 
 
 def test_a_human_seat_plays_a_card_game_by_buttons(backbone_local, recording):

@@ -6,6 +6,7 @@ from service.chat.base import Button
 from service.matrix import inbound, numbered
 from service.matrix.choices import KEEP_MENUS, ChoiceMaps
 from service.play.dispatch import ADMIN_FLAG
+from service.render.i18n import t
 from service.sessions import MemorySessions
 
 
@@ -84,3 +85,12 @@ def test_numbers_count_in_direct_rooms_or_as_replies_only():
     assert inbound.number_in_reaction("🎉", "$menu") is None
     tap = inbound.choice(_origin(False), "7:3:play:2")
     assert (tap.kind, tap.text, tap.update_id, tap.user) == ("tap", "7:3:play:2", "$ev", "@ann:x")
+
+
+def test_texts_name_commands_as_a_matrix_room_types_them():
+    """Issue 23 item 11: help and notices say `!join` on Matrix; fractions, paths and links keep their slashes."""
+    body, _ = numbered.render("Commands: /newgame [board|cards], /join (/start) · 4/12 · https://x.org/a/b", None)
+    assert body == "Commands: !newgame [board|cards], !join (!start) · 4/12 · https://x.org/a/b"
+    for lang in ("en", "cs", "pl", "nl", "ro", "it"):
+        told, _ = numbered.render(t(lang, "lobby.help"), None)
+        assert "/join" not in told and "!join" in told and "!newgame" in told

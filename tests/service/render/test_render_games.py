@@ -226,7 +226,7 @@ def test_board_game_rendering(config, seed):
         for hand in state.hands:
             for card in set(hand) - public_cards:
                 assert board_card(lang, card) not in board, (card, pres.board)
-        for rows in (state.bk_black, state.lance_black):
+        for rows in (state.black_knight_black, state.lancelot_black):
             for card, down, _ in rows:
                 if down:
                     assert board_card(lang, card) not in pres.board
@@ -238,8 +238,10 @@ def test_board_game_rendering(config, seed):
                 if top["card"] not in own:
                     assert board_card(LANGS[(seat + 1) % 6], top["card"]) not in pres.panels[seat].text
         for seat in range(n):  # a Traitor is marked only once revealed
-            line = next(x for x in pres.board.splitlines() if x[2:].startswith(f"Knight{seat} ("))
-            assert ("🗡" in line) == view["seats"][seat]["revealed"], line
+            lines = pres.board.splitlines()
+            at = next(i for i, x in enumerate(lines) if x[2:].startswith(f"Knight{seat} · "))
+            status = lines[at + 1]  # a seat's second line: its life and place, or what became of it
+            assert ("🗡" in status) == view["seats"][seat]["revealed"], status
         if i % 3 == 0:  # panels and menus of every seat, every third step (keeps the test fast)
             for seat in range(n):
                 mine = pres.panels[seat]

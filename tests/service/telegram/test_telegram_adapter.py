@@ -51,7 +51,7 @@ def test_direct_chat_only_once_the_user_opened_the_bot(api: FakeBotApi, adapter:
     with pytest.raises(PermanentError, match="initiate conversation"):
         run(adapter.send_text(str(bob.id), "your hand"))
     api.open_bot(bob)
-    adapter.sessions.set_ui("user", user_key(str(bob.id)), {"dm": True})
+    adapter.sessions.ui.set("user", user_key(str(bob.id)), {"dm": True})
     chat = run(adapter.direct_chat(str(bob.id)))
     assert chat == str(bob.id)
     run(adapter.send_text(chat, "your hand"))
@@ -75,6 +75,14 @@ def test_photos_are_uploaded_and_replaced(api: FakeBotApi, adapter: TelegramAdap
     run(adapter.edit_photo(str(group.id), mid, b"\x89PNG two", "board " + "x" * 2000))
     (msg,) = api.messages(group.id)
     assert msg.photo == b"\x89PNG two" and len(msg.caption or "") == 1024
+    assert api.rejected == []
+
+
+def test_a_document_is_uploaded_with_its_name(api: FakeBotApi, adapter: TelegramAdapter) -> None:
+    group = api.add_group("Table", [api.add_user("Ann")])
+    run(adapter.send_document(str(group.id), "🔒 Ann: ...\n".encode(), "camelot-7.txt", "Game #7"))
+    (msg,) = api.messages(group.id)
+    assert msg.document == ("camelot-7.txt", "🔒 Ann: ...\n".encode()) and msg.caption == "Game #7"
     assert api.rejected == []
 
 

@@ -61,6 +61,31 @@ class MessageMethods(Base):
         self.record("send", "sendPhoto", chat, msg, shown)
         return self.w.message_api(chat, msg)
 
+    def send_document(self, p: dict[str, Any]) -> dict[str, Any]:
+        """An uploaded file (a file_id or URL is not needed by the service), with its caption."""
+        chat = self.chat(p["chat_id"])
+        thread_id = self.thread(chat, p)
+        shown = self.text(p, "caption", 0, 1024)
+        self.entities(p, "caption_entities", shown)
+        given = p["document"]
+        if not isinstance(given, FilePart):
+            raise ApiError(400, WRONG_FILE)
+        self.may_post(chat, "can_send_documents", "documents")
+        self.rate("sendDocument", chat, shown)
+        msg = Message(
+            chat.next_id(),
+            chat.id,
+            self.w.bot_id,
+            int(self.w.now()),
+            caption=p.get("caption"),
+            parse_mode=p.get("parse_mode"),
+            document=(given.filename, given.data),
+            thread_id=thread_id,
+        )
+        chat.messages[msg.message_id] = msg
+        self.record("send", "sendDocument", chat, msg, shown)
+        return self.w.message_api(chat, msg)
+
     def photo(self, given: Any, attachments: dict[str, FilePart]) -> tuple[str, bytes]:
         """An upload (the part itself, or `attach://<name>` in an InputMedia) or a file_id this bot received; an
         HTTP URL would be fetched by Telegram, which this offline server cannot do."""

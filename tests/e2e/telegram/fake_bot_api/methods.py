@@ -29,6 +29,7 @@ class Methods(MessageMethods, AdminMethods, TopicMethods, CommandMethods, Update
             "deleteMyCommands": self.delete_commands,
             "sendMessage": self.send_message,
             "sendPhoto": self.send_photo,
+            "sendDocument": self.send_document,
             "editMessageText": self.edit_text,
             "editMessageCaption": self.edit_caption,
             "editMessageMedia": self.edit_media,

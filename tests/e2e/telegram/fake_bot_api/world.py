@@ -60,6 +60,7 @@ class Message:
     caption: str | None = None
     photo: bytes | None = None
     photo_id: str | None = None  # the file_id the photo answers to
+    document: tuple[str, bytes] | None = None  # an attached file: its name and content
     reply_markup: dict[str, Any] | None = None
     edit_date: int | None = None
     entities: list[dict[str, Any]] | None = None
@@ -272,6 +273,10 @@ class World:
                     "file_size": len(msg.photo),
                 }
             ]
+        if msg.document is not None:
+            name, data = msg.document
+            out["document"] = {"file_id": f"d{msg.chat_id}_{msg.message_id}", "file_unique_id": f"ud{msg.message_id}",
+                               "file_name": name, "mime_type": "text/plain", "file_size": len(data)}
         if msg.caption:
             out["caption"] = msg.caption
         if msg.reply_markup:
