@@ -8,6 +8,7 @@ events only, and the picture is drawn from the public view.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -37,7 +38,9 @@ def announce(
 ) -> None:
     """Queue the closing message of the game the move (`seat`'s, with `events`) has just ended: on the final
     picture (its caption) when the game shows pictures and the text fits a caption, else as a text of its own."""
-    with session_scope() as read:  # its own: a bot's move on a cached table has no connection (`bot_move`)
+    # the move's own session, or one of its own when the move has no connection (a bot's move on a cached table,
+    # `bot_move`); not always its own: on SQLite a second session would wait on the move's write lock
+    with nullcontext(s) if s.bind is not None else session_scope() as read:
         codes = game_rows.action_log(read, game.id)
     log = narration.moves(game.kind, game.config, game.seed, codes)
     log.append((game.seq, seat, list(events)))  # this move: not in the log until it commits

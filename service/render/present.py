@@ -15,7 +15,7 @@ from engine import get_game
 from engine.core.events import Event
 from service.callback import pack
 from service.chat.base import Button
-from service.render import Panel, Presentation, explain, menus
+from service.render import Panel, Presentation, explain, menus, phone
 from service.render.i18n import normalize, t
 from service.render.narration import narrate
 
@@ -116,7 +116,7 @@ def present(
     mentions = [] if over else sorted({p.seat for p in game.pending(state)})
     board = text_mod.board(public_view, group_lang, names)
     if mentions:
-        board += "\n" + t(group_lang, "waiting", names=", ".join(names.get(s, "?") for s in mentions))
+        board += "\n" + phone.fold(t(group_lang, "waiting", names=", ".join(names.get(s, "?") for s in mentions)))
     lines = narrate(game_name, events, group_lang, names)  # every public event, grouped by cause
     panels: dict[int, Panel] = {}
     private_lines: dict[int, list[str]] = {}
