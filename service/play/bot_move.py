@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
-from service.play import asking, presenting
+from service.play import asking, no_idle, presenting
 from service.play.hand_on import after_commit
 from service.play.publish import Published, direct_chat_of, record_move, seat_name
 from service.play.state import Cached, Outcome, load_state
@@ -83,7 +83,8 @@ def _bot_move(
     if game.status != "active" or (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
         return Outcome("stale")
     engine_game = get_game(game.kind)
-    if not any(p.seat == seat for p in engine_game.pending(state)):
+    prompt = next((p for p in engine_game.pending(state) if p.seat == seat), None)
+    if prompt is None:
         return Outcome("stale")
     if by == "timeout":
         action = engine_game.timeout_action(state, seat)
@@ -94,7 +95,7 @@ def _bot_move(
     before = state
     state, events = engine_game.apply(state, seat, action)
     published = record_move(s, game, table, state, events, seat, write_deadlines)
-    if by == "timeout":
+    if by == "timeout" and no_idle.timing(game.kind, prompt) != no_idle.WINDOW:  # a window's pass is no lapse
         chat = table.chat
         outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=seat_name(seat_row, table.users)))
         published.chats.add((chat.platform, chat.platform_id))
