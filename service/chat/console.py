@@ -22,6 +22,7 @@ from service.render import result_text
 from service.render.i18n import normalize, t
 from service.store import migrate, session_scope
 from service.store.models import GameRow
+from service.store.users import user_for
 
 PLATFORM = "console"
 GROUP = "table"
@@ -180,6 +181,9 @@ def play(
     )
     registry.register(PLATFORM, lambda: adapter)
     migrate()
+    with session_scope() as s:  # the terminal speaks --lang, whatever an earlier game in this database spoke
+        for user in humans:
+            user_for(s, PLATFORM, user).language = adapter.lang
     game_id = lobby.create_and_start(
         PLATFORM, GROUP, game, {"players": players}, humans=humans, bots=bots, seed=seed, language=lang
     )

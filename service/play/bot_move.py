@@ -104,7 +104,7 @@ def _bot_move(
     name = seat_name(seat_row, table.users)
     idle_name = idle.count_timeout(s, game, table, seat_row) if counted else None  # before its publish
     published = record_move(s, game, table, state, events, seat, write_deadlines)
-    if by == "timeout":
+    if counted:  # a window's pass is no lapse: nobody is told of it
         chat = table.chat
         outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=name))
         if idle_name is not None:

@@ -3,7 +3,8 @@
 Some windows are asked of every living knight although most can only pass: asking only those with a choice would
 tell the table who holds a Merlin (the engine asks all, `engine.core.prompts`). Those windows keep everyone asked,
 but the default (pass) is played for whoever has not answered after a short time (`window_deadline`), the same for
-everyone asked, so neither who is asked nor when the window closes depends on a hidden card. Which prompts are such
+everyone asked, so neither who is asked nor when the window closes depends on a hidden card. Nobody is told their
+time ran out in such a window: passing there is the expected answer, not a lapse. Which prompts are such
 windows is a property of the prompt's kind alone (public), never of a seat's hand.
 """
 

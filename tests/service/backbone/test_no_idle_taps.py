@@ -99,3 +99,5 @@ def test_a_merlin_window_asks_everyone_and_passes_for_them_after_the_short_time(
     with session_scope() as s:
         passes = game_rows.action_log(s, game_id)[logged:]
     assert sorted(seat for seat, _ in passes) == sorted(windows) and {code for _, code in passes} == {"pass"}
+    said = [c.text for chat in ("group", "dm-ann", "dm-bob", "dm-cat") for c in recording.sent(chat)]
+    assert not any("ran out of time" in text or text.startswith("⌛") for text in said)  # a pass, not a lapse

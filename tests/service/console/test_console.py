@@ -11,6 +11,7 @@ import pytest
 
 from service.chat.base import Button
 from service.chat.console import GROUP, ConsoleAdapter, dm_chat, play
+from service.render.i18n import t
 
 
 def test_adapter_prints_the_group_and_human_chats_only():
@@ -72,6 +73,18 @@ def test_stopping_leaves_the_game_unfinished(backbone_local):
     outcome = play("cards", players=3, bots=2, seed=2, out=out, read=lambda prompt: "q")
     assert not outcome.finished
     assert "not finished" in outcome.summary
+
+
+def test_the_terminal_follows_lang_for_everything_it_prints(backbone_local):
+    """A second game in the same database in another language: nothing of the first's language is left."""
+    answers = iter(["1", "1", "q"])  # a few choices: the person is known to speak Italian from now on
+    play("board", players=3, bots=2, seed=5, lang="it", out=io.StringIO(), read=lambda prompt: next(answers, "q"))
+    out = io.StringIO()
+    play("board", players=3, bots=2, seed=5, lang="pl", out=out, read=lambda prompt: "q")
+    text = out.getvalue()
+    assert t("pl", "ask.header", where="").split(": ")[-1] in text  # the question in Polish ("twoja decyzja")
+    assert t("it", "you.loyalty", loyalty="").split(":")[0] not in text  # no Italian hand panel ("Lealtà")
+    assert not re.search(r"button|przycisk", text, re.I)  # a terminal: numbers, never buttons
 
 
 def test_refused_choice_leaves_the_panel_buttons_usable():
