@@ -11,6 +11,7 @@ silence there (`set_silence`) mutes that table only.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from service.chat.base import PermanentError
 from service.sessions import get_sessions
 
 SPACE_KEY = "matrix:{room}:space"
+_making: dict[str, asyncio.Lock] = {}  # community → held while its Space is looked up or made (tables open at once)
 
 
 def _via(client: AsyncClient) -> list[str]:
@@ -33,9 +35,15 @@ def _created(resp: Any) -> str:
 
 
 async def _space_of(client: AsyncClient, community: str) -> str:
-    """The community's Space: recorded in the sessions or as the room's parent; else created and linked."""
+    """The community's Space: recorded in the sessions or as the room's parent; else created and linked. One at a
+    time per community: the round's tables are opened at once (the adapter's calls all run on its one loop)."""
+    async with _making.setdefault(community, asyncio.Lock()):
+        return await _find_or_make_space(client, community)
+
+
+async def _find_or_make_space(client: AsyncClient, community: str) -> str:
     sessions = get_sessions()
-    found = sessions.get_ui("chat", SPACE_KEY.format(room=community))
+    found = sessions.ui.get("chat", SPACE_KEY.format(room=community))
     if found:
         return str(found["space"])
     state = await client.room_get_state(community)
@@ -58,7 +66,7 @@ async def _space_of(client: AsyncClient, community: str) -> str:
     via = _via(client)
     await client.room_put_state(space, "m.space.child", {"via": via}, state_key=community)
     await client.room_put_state(community, "m.space.parent", {"via": via, "canonical": True}, state_key=space)
-    sessions.set_ui("chat", SPACE_KEY.format(room=community), {"space": space})
+    sessions.ui.set("chat", SPACE_KEY.format(room=community), {"space": space})
     return space
 
 

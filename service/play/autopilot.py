@@ -49,7 +49,7 @@ def change_seats(game_id: int, edit: Edit) -> str:
         republish(s, game, seats, chat)
         state = load_state(s, game)
         chats = _chats(s)
-    get_sessions().forget_game(game_id)  # the cached meta knew the old seats; the next move caches it again
+    get_sessions().games.forget(game_id)  # the cached meta knew the old seats; the next move caches it again
     request_deliveries(chats)
     schedule_bot(game, state, delay=0.0)
     return "ok"

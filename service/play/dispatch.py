@@ -101,7 +101,7 @@ def precheck(cmd: Inbound) -> str | None:
 def _game_tap(user: str, game_id: int, seq: int) -> str | None:
     """A game choice's check against the cached meta: "over", "not_seated", "expired", or None when it may be good
     (or the cache does not know)."""
-    meta = get_sessions().get_meta(game_id)
+    meta = get_sessions().games.get_meta(game_id)
     if meta is None:
         return None
     if meta.get("status") in ("finished", "aborted"):

@@ -37,7 +37,7 @@ def after_commit(
     blob = pickle.dumps((state, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
     metrics.game_moved(game)
     with handing_on():
-        get_sessions().put_game(game.id, game.seq, blob, published.meta)
+        get_sessions().games.put(game.id, game.seq, blob, published.meta)
         request_deliveries(published.chats)
         schedule_bot(game, state, bot_delay)
         if game.status == "finished" and has_people(game.options):
@@ -55,7 +55,7 @@ def resume_bots(game_id: int) -> None:
         state = load_state(s, game)
     bots = moving_seats(game.options)
     if not any(p.seat in bots for p in get_game(game.kind).pending(state)):  # a person's turn: not again at this seq
-        get_sessions().mark(resume_checked(game.id, game.seq), ttl=7 * 86400)
+        get_sessions().marks.set(resume_checked(game.id, game.seq), ttl=7 * 86400)
     schedule_bot(game, state, delay=0.0)
 
 

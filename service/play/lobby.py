@@ -192,7 +192,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
             game.silence = False
             outbox.enqueue(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
         _show(s, game, chat)
-    get_sessions().forget_game(game_id)
+    get_sessions().games.forget(game_id)
     _deliver(chat.platform, chat.platform_id)
     return "ok"
 

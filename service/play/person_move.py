@@ -102,7 +102,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any], reclaim: bool = True) -> Ou
         state, events = engine_game.apply_code(state, mine.seat, str(cmd["code"]))
     except IllegalAction as exc:
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
-    get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
+    get_sessions().ui.clear("panel", f"{game.id}:{mine.seat}")
     idle.reset(s, mine)
     published = record_move(s, game, table, state, events, mine.seat)
     game_rows.save_move(s, game, table, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
@@ -138,7 +138,7 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     if mine.prompt_seq is None or not (mine.prompt_seq <= int(cmd["prompt_seq"]) <= game.seq):
         return _notice(s, cmd, user.language, "notice.expired", "expired")
     level = str(cmd["code"])[1:] or None
-    get_sessions().set_ui("panel", f"{game.id}:{mine.seat}", {"level": level})
+    get_sessions().ui.set("panel", f"{game.id}:{mine.seat}", {"level": level})
     state = load_state(s, game)
     users = game_rows.seat_users(s, game.id)
     p = presenting.panel(

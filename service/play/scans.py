@@ -108,7 +108,8 @@ def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
             pace = float(options.get("bot_delay") or 0.0)
             if not moving_seats(options) or updated > now - timedelta(seconds=grace + 3 * pace):
                 continue
-            if not sessions.marked(resume_checked(game_id, seq)):  # not already found with no bot to move at this seq
+            # not already found with no bot to move at this seq
+            if not sessions.marks.is_set(resume_checked(game_id, seq)):
                 stalled.append(game_id)
     for game_id in stalled:
         enqueue("resume_bots", game_id=game_id)
@@ -133,9 +134,11 @@ def forget_stale_caches(now: datetime | None = None) -> int:
             )
         ).all()
     sessions = get_sessions()
-    stale = [game_id for game_id, seq in rows if (meta := sessions.get_meta(game_id)) and meta.get("seq", seq) < seq]
+    stale = [
+        game_id for game_id, seq in rows if (meta := sessions.games.get_meta(game_id)) and meta.get("seq", seq) < seq
+    ]
     for game_id in stale:
-        sessions.forget_game(game_id)
+        sessions.games.forget(game_id)
     return len(stale)
 
 

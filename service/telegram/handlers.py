@@ -89,7 +89,7 @@ def remember_direct_chat(update: Update) -> None:
     """The user wrote to the bot privately, so the bot may now write to them (see TelegramAdapter.direct_chat)."""
     user = update.effective_user
     if user is not None:
-        get_sessions().set_ui("user", user_key(str(user.id)), {"dm": True})
+        get_sessions().ui.set("user", user_key(str(user.id)), {"dm": True})
 
 
 async def allowed(kind: str, update: Update) -> bool:
