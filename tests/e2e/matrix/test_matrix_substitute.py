@@ -83,6 +83,8 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
                                  *players)
             await gawain.say(gawain_dm, str(number))
             await _wait(lambda: _owner(game_id, 1) is None, 60, "the seat to the autopilot", gateway, *players)
+            await _wait(lambda: any("no longer yours" in b for b in gawain.bodies(gawain_dm)), 60,
+                        "Gawain's panel replaced", gateway, *players)  # the handover's last word to him
             await asyncio.gather(*(p.sync(timeout_ms=500) for p in players))
             gawain_seen = len(gawain.bodies(gawain_dm))
 

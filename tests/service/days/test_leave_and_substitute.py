@@ -151,3 +151,23 @@ def test_a_leave_code_never_offered_is_refused_on_ones_own_turn(backbone_pg, rec
     assert texts(recording.sent("dm-alice"))[-1] == "That button is not valid."
     with session_scope() as s:
         assert all(code != "leave" for _, code in game_rows.action_log(s, game_id))
+
+
+def test_a_redelivered_or_repeated_confirmation_changes_nothing_more(backbone_pg, recording):
+    from service.chat.base import Inbound
+    from service.play.dispatch import submit
+
+    game_id = _board_game()
+    _leave("alice", recording)
+    tap("carol", buttons(recording.sent("grp"), "sub")[-1], group=True)
+    confirm = buttons(recording.sent("dm-carol"), "sub_ok")[-1]
+    twice = Inbound("rec", "dm-carol", "carol", "same-update", "tap", text=confirm)
+    submit(twice)
+    submit(twice)  # the platform delivered it again: a duplicate
+    tap("carol", confirm)  # tapped again: she sits there already
+    with session_scope() as s:
+        events = [e.kind for e in s.scalars(select(GameEvent).where(GameEvent.game_id == game_id))]
+    assert events == ["autopilot", "takeover"]
+    assert texts(recording.sent("dm-carol"))[-1] == "You are already seated."
+    tap("alice", buttons(recording.sent("dm-alice"), "quit")[-1])  # her old confirmation, after she left
+    assert seat(game_id, 0).pilot is None and texts(recording.sent("dm-alice"))[-1] == "You are not seated."
