@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from service.play import lobby, presenting, ratings_commands, story_commands, tables, tournament_commands
+from service.play import (
+    follow_commands,
+    lobby,
+    presenting,
+    ratings_commands,
+    story_commands,
+    tables,
+    tournament_commands,
+)
 from service.play.admission import lobby_verb, named_refusal
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
@@ -30,6 +38,8 @@ ROUTED = {
     "tournament_tap": tournament_commands.run,
     "ratings": ratings_commands.run,
     "me": ratings_commands.run,
+    "follow": follow_commands.run,
+    "unfollow": follow_commands.run,
 }
 
 STORY = ("log", "card", "rules")  # answered by `story_commands`, as `/status` in a direct chat

@@ -33,7 +33,7 @@ from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
-    "log", "card", "welcome",
+    "log", "card", "welcome", "follow", "unfollow",
 )
 ADMIN_FLAG = "--admin"
 NOTICES = {

@@ -37,8 +37,11 @@ def announce(
 ) -> None:
     """Queue the closing message of the game the move (`seat`'s, with `events`) has just ended: on the final
     picture (its caption) when the game shows pictures and the text fits a caption, else as a text of its own."""
-    with session_scope() as read:  # its own: a bot's move on a cached table has no connection (`bot_move`)
-        codes = game_rows.action_log(read, game.id)
+    if s.in_transaction():  # the move's own (on SQLite it holds the write lock: another would wait for it)
+        codes = game_rows.action_log(s, game.id)
+    else:  # a bot's move on a cached table has no connection (`bot_move`)
+        with session_scope() as read:
+            codes = game_rows.action_log(read, game.id)
     log = narration.moves(game.kind, game.config, game.seed, codes)
     log.append((game.seq, seat, list(events)))  # this move: not in the log until it commits
     text = closing_text(game.kind, state, log, game.language, names)

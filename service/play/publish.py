@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import asking, board_post, ending, no_idle, presenting
+from service.play import asking, board_post, ending, no_idle, presenting, spectators
 from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -196,4 +196,5 @@ def record_move(
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         ending.announce(s, game, chat, state, seat, events, names)
+    published.chats |= spectators.mirror(s, game, chat, outbox.buffered_rows(s))  # followers see what the chat sees
     return published
