@@ -34,6 +34,7 @@ from bench.chat_people import People, calls_by_kind
 CAMELOT = "from service.cli import app\napp()\n"
 TELEGRAM_MESSAGES_PER_S = 30.0  # Telegram's global limit per bot (edits count): the figure that bounds a bot
 FAKE = Path(__file__).resolve().parent.parent / "tests" / "e2e" / "telegram"
+IDLE_SECONDS = 5.0  # the service's own CPU with no game, measured before the games start
 MESSAGE_METHODS = ("send", "edit")  # what Telegram's 30/s counts: new messages and edits (media too)
 
 
@@ -107,6 +108,15 @@ def _await_service(api: Any, procs: list[subprocess.Popen], workers: int) -> Non
         if api.calls["getUpdates"] > 0 and len(app.control.ping(timeout=0.5)) >= workers:
             return
     raise SystemExit("the service did not start")
+
+
+def _idle_cpu(seconds: float, gateway: int) -> dict[str, float]:
+    """CPU seconds a second the service's processes (and PostgreSQL and Redis, machine-wide) spend with no game:
+    polling, the workers' due loops; taken off the window's CPU for what a move itself costs."""
+    before = harness.cpu_seconds(gateway)
+    time.sleep(seconds)
+    after = harness.cpu_seconds(gateway)
+    return {key: max(0.0, after[key] - before[key]) / seconds for key in after}
 
 
 def _open_tables(api: Any, args: argparse.Namespace) -> tuple[list[int], list[Any], list[str]]:
@@ -188,6 +198,7 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
     chats: list[str] = []
     try:
         _await_service(api, procs, args.workers)
+        idle = _idle_cpu(IDLE_SECONDS, procs[-1].pid)
         ids, users, chats = _open_tables(api, args)
         people = People(api, users, args.think)
         people.start()
@@ -196,11 +207,11 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
         moves_before, calls_before = _moves(ids), Counter(api.calls)
         with api.world.lock:
             first_record, first_error = len(api.world.records), len(api.errors)
-        cpu_before = harness.cpu_seconds()
+        cpu_before = harness.cpu_seconds(procs[-1].pid)
         started = time.monotonic()
         time.sleep(args.seconds)
         elapsed = time.monotonic() - started
-        cpu_after = harness.cpu_seconds()
+        cpu_after = harness.cpu_seconds(procs[-1].pid)
         moves = _moves(ids) - moves_before
         calls = Counter(api.calls) - calls_before
         with api.world.lock:
@@ -218,7 +229,7 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
                 os.killpg(proc.pid, signal.SIGKILL)
         api.stop()
         _cleanup(ids, users, chats, since)
-    f = _figures(args, moves, elapsed, people, answers, calls, records, cpu_before, cpu_after)
+    f = _figures(args, moves, elapsed, people, answers, calls, records, cpu_before, cpu_after, idle)
     f["reference_ms"], f["reference_start_ms"] = reference_cpu_seconds() * 1000, reference_start
     sending = sum(n for method, n in calls.items() if method.startswith(MESSAGE_METHODS))
     f["sending_calls_per_move"] = sending / max(1, moves)
@@ -232,6 +243,7 @@ def chat(argv: list[str] | None = None) -> dict[str, float]:
 def _figures(
     args: argparse.Namespace, moves: int, elapsed: float, people: People, answers: list[float],
     calls: Counter[str], records: list[Any], cpu_before: dict[str, float], cpu_after: dict[str, float],
+    idle: dict[str, float],
 ) -> dict[str, float]:
     per_move = max(1, moves)
     messages = [r for r in records if r.method.startswith(MESSAGE_METHODS)]
@@ -251,8 +263,10 @@ def _figures(
         "group_messages_per_move": group / per_move,
         "direct_messages_per_move": (len(messages) - group) / per_move,
     }
-    for key in ("worker", "postgres", "redis"):
+    for key in ("worker", "apart", "postgres", "redis"):
         f[f"cpu_{key}_ms"] = (cpu_after[key] - cpu_before[key]) * 1000 / per_move
+        f[f"cpu_{key}_above_idle_ms"] = (cpu_after[key] - cpu_before[key] - idle[key] * elapsed) * 1000 / per_move
+        f[f"idle_{key}_ms_per_s"] = idle[key] * 1000
     moves_per_game_s = args.players / args.pace
     f["bot_moves_per_s"] = TELEGRAM_MESSAGES_PER_S / f["messages_per_move"] if f["messages_per_move"] else 0.0
     f["games_per_bot"] = f["bot_moves_per_s"] / moves_per_game_s
@@ -299,10 +313,17 @@ def _print(
         f"{f['games_per_bot']:.0f} games; a group then gets {f['group_per_min']:.1f} messages/min "
         f"(Telegram: 20/min)"
     )
-    postgres = f"{f['cpu_postgres_ms']:.2f} ms" if f["cpu_postgres_ms"] >= 0 else "n/a (backends ended meanwhile)"
+    for label, suffix in (("CPU per move", ""), ("CPU per move above idle", "_above_idle")):
+        pg = f[f"cpu_postgres{suffix}_ms"]
+        postgres = f"{pg:.2f} ms" if pg >= 0 else "n/a (backends ended meanwhile)"
+        print(
+            f"  {label}: service processes {f[f'cpu_worker{suffix}_ms']:.2f} ms (the gateway "
+            f"{f[f'cpu_apart{suffix}_ms']:.2f}, the workers the rest) + PostgreSQL "
+            f"{postgres} + Redis {f[f'cpu_redis{suffix}_ms']:.2f} ms (machine-wide for the last two)"
+        )
     print(
-        f"  CPU per move: service processes {f['cpu_worker_ms']:.2f} ms (workers and gateway) + PostgreSQL "
-        f"{postgres} + Redis {f['cpu_redis_ms']:.2f} ms (machine-wide for the last two)"
+        f"  idle, before the games: service processes {f['idle_worker_ms_per_s']:.0f} ms of CPU a second, "
+        f"PostgreSQL {f['idle_postgres_ms_per_s']:.0f}, Redis {f['idle_redis_ms_per_s']:.0f}"
     )
 
 

@@ -39,10 +39,11 @@ _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 worker_groups: set[int] = set()
 
 
-def cpu_seconds() -> dict[str, float]:
+def cpu_seconds(apart: int | None = None) -> dict[str, float]:
     """CPU seconds used so far by the benchmark's worker (its process group), PostgreSQL and Redis, read from
-    /proc (empty elsewhere). Work per move in CPU time holds on a busy machine where rates and latencies do not."""
-    used = {"worker": 0.0, "postgres": 0.0, "redis": 0.0}
+    /proc (empty elsewhere). Work per move in CPU time holds on a busy machine where rates and latencies do not.
+    `apart`: a process group of the worker's counted also on its own, as "apart" (e.g. the gateway's)."""
+    used = {"worker": 0.0, "postgres": 0.0, "redis": 0.0, "apart": 0.0}
     for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
             with open(stat) as f:
@@ -53,6 +54,8 @@ def cpu_seconds() -> dict[str, float]:
         key = "worker" if int(fields[2]) in worker_groups else next((k for k in used if name.startswith(k)), None)
         if key:
             used[key] += (int(fields[11]) + int(fields[12])) / _TICK
+        if apart is not None and int(fields[2]) == apart:
+            used["apart"] += (int(fields[11]) + int(fields[12])) / _TICK
     return used
 
 
@@ -107,5 +110,5 @@ def cleanup(run: str) -> None:
         s.execute(delete(Chat).where(Chat.platform == "bench", Chat.platform_id.like(f"bench-{run}-%")))
     sessions = get_sessions()
     for game_id in game_ids:
-        sessions.forget_game(game_id)
-    sessions.forget_messages("bench")
+        sessions.games.forget(game_id)
+    sessions.messages.forget_platform("bench")

@@ -29,13 +29,13 @@ _stop = threading.Event()
 def release_due(now: float | None = None) -> int:
     """One pass: publish every task due by `now` (at most BATCH); returns how many."""
     sessions = get_sessions()
-    claimed = sessions.claim_due(time.time() if now is None else now, LEASE, BATCH)
+    claimed = sessions.scheduler.claim(time.time() if now is None else now, LEASE, BATCH)
     with handing_on():  # the pass's messages in one round trip to the broker
         for member, _ in claimed:
             item = json.loads(member)
             enqueue(item["task"], **item["kwargs"])
     if claimed:
-        sessions.release_due([member for member, _ in claimed], claimed[0][1])
+        sessions.scheduler.release([member for member, _ in claimed], claimed[0][1])
     return len(claimed)
 
 

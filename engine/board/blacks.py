@@ -123,12 +123,12 @@ class _Window:
 def _resolve_black(s: BoardState, frame: Frame, ev: Events) -> None:
     card = frame["card"]
     quest = cat.QUEST_OF_BLACK.get(card)
-    if quest and not (quest_open(s, quest) or (quest == "lancelot" and s.lance_stage == "dragon")):
+    if quest and not (quest_open(s, quest) or (quest == "lancelot" and s.lancelot_stage == "dragon")):
         s.black_discard.append(card)
         ops.add_engines(s, 1, ev, "quest_over")
         return
     if card in cat.FACE_DOWN_ABLE:
-        where = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else s.lance_stage
+        where = "black_knight" if card in cat.BLACK_KNIGHT_VALUE else s.lancelot_stage
         if s.revealed[s.current]:
             fight.place_black(s, where, card, False, s.current, ev)
         else:

@@ -232,7 +232,7 @@ def _resample_black(s: BoardState, seat: int | None, rng: random.Random) -> None
     known = len(s.peeks[seat]) if seat is not None else 0
     top = s.black_deck[len(s.black_deck) - known:] if known else []
     rest = s.black_deck[: len(s.black_deck) - known]
-    for kinds, rows in ((cat.BLACK_KNIGHT_VALUE, s.bk_black), (cat.LANCELOT_VALUE, s.lance_black)):
+    for kinds, rows in ((cat.BLACK_KNIGHT_VALUE, s.black_knight_black), (cat.LANCELOT_VALUE, s.lancelot_black)):
         hidden = [r for r in rows if r[1] and r[2] != seat]
         spots = [k for k, c in enumerate(rest) if c in kinds]
         pool = [r[0] for r in hidden] + [rest[k] for k in spots]

@@ -5,9 +5,10 @@
 - `hands`: white card ids per seat (the whole starting hand, replacing the Merlin + 5 deal);
 - `white`, `black`: card ids to put on top of the white/black deck, top first; `dice`: the next d8 rolls;
 - `skip_gesture`: start at the first turn without the opening gesture;
-- `board`: state fields to overwrite after setup (`life`, `loc`, `engines`, `swords_white`, `relics`, `bk_white`,
-  `bk_black` rows `[card, face_down, seat]`, `grail_black`, `grail_white`, `war_black`, `excal_pos`, …); cards it
-  puts on the board are taken out of the decks so that all 168 cards stay accounted for.
+- `board`: state fields to overwrite after setup (`life`, `loc`, `engines`, `swords_white`, `relics`,
+  `black_knight_white`, `black_knight_black` rows `[card, face_down, seat]`, `grail_black`, `grail_white`,
+  `war_black`, `excalibur_position`, …; the short names of `state.RENAMED` too); cards it puts on the board are taken
+  out of the decks so that all 168 cards stay accounted for.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 from engine.board import catalogue as cat
 from engine.board import turns
-from engine.board.state import BoardState, new_state
+from engine.board.state import RENAMED, BoardState, new_state
 from engine.core.errors import IllegalAction
 from engine.core.events import Event, private, public
 from engine.core.rng import Rng
@@ -33,7 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "war_any_order": False,  # [choice] Czech seed: Picts/Saxons cards in any order
     "first": None,  # starting seat when King Arthur is not in play, else random
 }
-_BOARD_CARDS = ("bk_white", "lance_white", "grail_black")
+_BOARD_CARDS = ("black_knight_white", "lancelot_white", "grail_black")
 
 
 def normalize(config: dict[str, Any]) -> dict[str, Any]:
@@ -75,11 +76,11 @@ def setup(config: dict[str, Any], seed: int) -> tuple[BoardState, list[Event]]:
     black = [c for c, k in cat.BLACK_COUNTS.items() for _ in range(k)]
     rng.shuffle(white)
     rng.shuffle(black)
-    board = stack.get("board") or {}
+    board = {RENAMED.get(field, field): value for field, value in (stack.get("board") or {}).items()}
     for field in _BOARD_CARDS:
         for card in board.get(field, []):
             _take(white if field != "grail_black" else black, card)
-    for row in board.get("bk_black", []) + board.get("lance_black", []):
+    for row in board.get("black_knight_black", []) + board.get("lancelot_black", []):
         _take(black, row[0])
     for cards in board.get("war_white", {}).values():
         for card in cards:

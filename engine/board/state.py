@@ -18,11 +18,19 @@ _FIELDS = (
     "config", "n", "knight", "life", "loc", "alive", "hands", "loyalty", "loyalty_seen", "known_loyal",
     "has_accused", "revealed", "relics", "doomed", "peeks", "order", "current",
     "white_deck", "white_discard", "black_deck", "black_discard", "removed", "loyalty_unused",
-    "bk_white", "bk_black", "lance_stage", "lance_white", "lance_black",
-    "excal_pos", "excal_done", "grail_white", "grail_black", "grail_done",
+    "black_knight_white", "black_knight_black", "lancelot_stage", "lancelot_white", "lancelot_black",
+    "excalibur_position", "excalibur_done", "grail_white", "grail_black", "grail_done",
     "war_white", "war_black", "mordred", "heroism", "dark_forest", "vivien", "mists",
     "swords_white", "swords_black", "engines", "frames", "turn", "result", "dice", "turns", "known",
 )
+
+RENAMED = {
+    "bk_white": "black_knight_white", "bk_black": "black_knight_black", "lance_stage": "lancelot_stage",
+    "lance_white": "lancelot_white", "lance_black": "lancelot_black", "excal_pos": "excalibur_position",
+    "excal_done": "excalibur_done",
+}
+"""Fields' short names before issue 22, still read: in states cached by the service, and in the test-only stack's
+`board` keys (the golden playthroughs' headers and the service's tests script tables with them)."""
 
 
 class BoardState:
@@ -37,9 +45,10 @@ class BoardState:
         return data
 
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
-        """Unpickle (the service caches states); one cached before `known` existed gets it empty."""
+        """Unpickle (the service caches states); one cached before `known` existed gets it empty, one cached before
+        the fields' full names gets them (`RENAMED`)."""
         for field, value in state[1].items():
-            setattr(self, field, value)
+            setattr(self, RENAMED.get(field, field), value)
         if "known" not in state[1]:
             self.known = [[[] for _ in range(self.n)] for _ in range(self.n)]
 
@@ -79,10 +88,10 @@ def new_state(config: dict[str, Any], rng: random.Random) -> BoardState:
     s.white_deck, s.white_discard, s.black_deck, s.black_discard = [], [], [], []
     s.removed = []  # cards out of the game (used Merlins are discarded, not removed)
     s.loyalty_unused = []  # loyalty cards not dealt
-    s.bk_white, s.bk_black = [], []  # black cards on fight quests: [card, face_down, drawer_seat]
-    s.lance_stage = "lancelot"  # "lancelot", then "dragon", then "done"
-    s.lance_white, s.lance_black = [], []
-    s.excal_pos, s.excal_done = cat.EXCALIBUR_START, False
+    s.black_knight_white, s.black_knight_black = [], []  # black cards on fight quests: [card, face_down, drawer_seat]
+    s.lancelot_stage = "lancelot"  # "lancelot", then "dragon", then "done"
+    s.lancelot_white, s.lancelot_black = [], []
+    s.excalibur_position, s.excalibur_done = cat.EXCALIBUR_START, False
     # Grail cards count from the relic; black cards in play order, filling from the far end
     s.grail_white, s.grail_black, s.grail_done = 0, [], False
     s.war_white = {w: [] for w in cat.WARS}  # fight card ids of the run

@@ -54,9 +54,9 @@ def _present(s: BoardState, where: str) -> list[int]:
 
 def quest_open(s: BoardState, quest: str) -> bool:
     if quest == "lancelot" or quest == "dragon":
-        return s.lance_stage == quest
+        return s.lancelot_stage == quest
     if quest == "excalibur":
-        return not s.excal_done
+        return not s.excalibur_done
     if quest == "grail":
         return not s.grail_done
     return True
@@ -81,13 +81,13 @@ def public_view(s: BoardState, pending: list[dict[str, Any]]) -> dict[str, Any]:
     grail_spots: list[str | None] = ["grail"] * s.grail_white
     grail_spots += [None] * (cat.GRAIL_SPOTS - s.grail_white - len(s.grail_black))
     grail_spots += list(reversed(s.grail_black))
-    lance = {"white": list(s.lance_white), "black": _black_list(s.lance_black)}
+    lance = {"white": list(s.lancelot_white), "black": _black_list(s.lancelot_black)}
     empty = {"white": [], "black": []}
     quests: dict[str, dict[str, Any]] = {
-        "black_knight": {"white": list(s.bk_white), "black": _black_list(s.bk_black)},
-        "lancelot": lance if s.lance_stage == "lancelot" else dict(empty),
-        "dragon": lance if s.lance_stage == "dragon" else dict(empty),
-        "excalibur": {"position": s.excal_pos, "win": cat.EXCALIBUR_WIN},
+        "black_knight": {"white": list(s.black_knight_white), "black": _black_list(s.black_knight_black)},
+        "lancelot": lance if s.lancelot_stage == "lancelot" else dict(empty),
+        "dragon": lance if s.lancelot_stage == "dragon" else dict(empty),
+        "excalibur": {"position": s.excalibur_position, "win": cat.EXCALIBUR_WIN},
         "grail": {"spots": grail_spots, "dark_forest": s.dark_forest},
     }
     for war in cat.WARS:
@@ -147,7 +147,7 @@ def seat_view(
     view = public_view(s, pending)
     top = s.frames[-1] if s.frames else None
     face_down = []
-    for quest, rows in (("black_knight", s.bk_black), (s.lance_stage, s.lance_black)):
+    for quest, rows in (("black_knight", s.black_knight_black), (s.lancelot_stage, s.lancelot_black)):
         for index, (card, down, owner) in enumerate(rows):
             if down and owner == seat:
                 face_down.append({"quest": quest, "index": index, "card": card})

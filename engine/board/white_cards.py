@@ -5,9 +5,11 @@ cards (B-LIFE)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
+from engine.board import black_specials, known, ops, splits, traitor
 from engine.board import catalogue as cat
-from engine.board import known, ops, splits, traitor
 from engine.board.frames import Events, Frame, decision
 from engine.board.quests import excalibur, fight, rewards
 from engine.board.state import BoardState
@@ -20,10 +22,10 @@ def _merlin_targets(s: BoardState) -> list[str]:
     targets = []
     if s.engines:
         targets.append("engine")
-    if s.bk_black:
+    if s.black_knight_black:
         targets.append("black_knight")
-    if s.lance_black:
-        targets.append(s.lance_stage)
+    if s.lancelot_black:
+        targets.append(s.lancelot_stage)
     if s.grail_black and s.grail_black[-1] == "despair":
         targets.append("grail")
     targets += [w for w in cat.WARS if s.war_black[w]]
@@ -59,60 +61,72 @@ def heal_actions(s: BoardState, seat: int) -> list[Action]:
 
 
 def play_special(s: BoardState, seat: int, action: Action, ev: Events) -> None:
+    """`play:<card>[:<choice>]`: the card is shown and discarded (Heroism stays on its quest), then it acts."""
     card, arg = action.args[0], (action.args[1] if len(action.args) > 1 else None)
     ops.take_card(s, seat, card, known.EVERYONE)
     ev.append(public("special_played", seat=seat, card=card, arg=arg))
     if card != "heroism":
         s.white_discard.append(card)
-    if card == "merlin":
-        _merlin(s, arg, ev)
-    elif card == "fate":
-        if arg == "reveal":
-            traitor.reveal_traitor(s, seat, ev, "fate")
-            need = [0] * s.n
-            for i in ops.living(s):
-                need[i] = min(cat.FATE_REVEAL_DISCARD, len(s.hands[i]))
-            if any(need):
-                ops.push(s, {"kind": "discard", "need": need, "waiting": [i for i in range(s.n) if need[i]]})
-        else:
-            for i in ops.living(s):
-                ops.deal_white(s, i, 1, ev, "fate")
-    elif card == "piety":
-        if arg == "self":
-            ops.change_life(s, seat, cat.PIETY_SELF, ev, card)
-        else:
-            for i in ops.living(s):
-                if i != seat:
-                    ops.change_life(s, i, 1, ev, card)
-    elif card == "reinforcements":
-        if arg == "self":
-            ops.deal_white(s, seat, cat.REINFORCEMENTS_DRAW, ev, card)
-        else:
-            for i in ops.living(s):
-                if i != seat:
-                    ops.deal_white(s, i, 1, ev, card)
-    elif card == "heroism":
-        s.heroism = arg
-    elif card == "lady_of_the_lake":
-        if quest_open(s, "excalibur"):
-            excalibur.move(s, 1, seat, ev)
-        else:
-            ops.change_life(s, seat, cat.LADY_LIFE, ev, card)
-    elif card == "messenger":
-        ops.push(s, {"kind": "messenger", "target": arg, "given": 0})
-    elif card == "clairvoyance":
-        look = s.black_deck[-cat.CLAIRVOYANCE_LOOK:][::-1]
-        del s.black_deck[-len(look):]
-        ev.append(private("black_seen", seat, cards=list(look), why=card))
-        ops.push(s, {"kind": "clairvoyance", "cards": look, "chosen": []})
-    elif card == "convocation":
-        away = [i for i in ops.living(s) if s.loc[i] != cat.CAMELOT]
-        ops.push(s, {"kind": "convocation", "waiting": away, "going": []})
-        if not away:
-            _convocation_draw(s, ev)
+    EFFECTS[card](s, seat, arg, ev)
 
 
-def _merlin(s: BoardState, target: str, ev: Events) -> None:
+def _fate(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    """Everyone draws a white card; or the Traitor unmasks himself and every knight discards two."""
+    if arg == "reveal":
+        traitor.reveal_traitor(s, seat, ev, "fate")
+        black_specials.everyone_discards(s, cat.FATE_REVEAL_DISCARD)
+    else:
+        for i in ops.living(s):
+            ops.deal_white(s, i, 1, ev, "fate")
+
+
+def _self_or_others(
+    s: BoardState, seat: int, arg: Any, give: Callable[[BoardState, int, int, Events, str], None], own: int,
+    ev: Events, why: str,
+) -> None:
+    """Piety's life, Reinforcements' cards: `own` to the player ("self"), or one to every other living knight."""
+    for i, k in [(seat, own)] if arg == "self" else [(i, 1) for i in ops.living(s) if i != seat]:
+        give(s, i, k, ev, why)
+
+
+def _piety(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    _self_or_others(s, seat, arg, ops.change_life, cat.PIETY_SELF, ev, "piety")
+
+
+def _reinforcements(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    _self_or_others(s, seat, arg, ops.deal_white, cat.REINFORCEMENTS_DRAW, ev, "reinforcements")
+
+
+def _heroism(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    s.heroism = arg
+
+
+def _lady_of_the_lake(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    if quest_open(s, "excalibur"):
+        excalibur.move(s, 1, seat, ev)
+    else:
+        ops.change_life(s, seat, cat.LADY_LIFE, ev, "lady_of_the_lake")
+
+
+def _messenger(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    ops.push(s, {"kind": "messenger", "target": arg, "given": 0})
+
+
+def _clairvoyance(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    look = s.black_deck[-cat.CLAIRVOYANCE_LOOK:][::-1]
+    del s.black_deck[-len(look):]
+    ev.append(private("black_seen", seat, cards=list(look), why="clairvoyance"))
+    ops.push(s, {"kind": "clairvoyance", "cards": look, "chosen": []})
+
+
+def _convocation(s: BoardState, seat: int, arg: Any, ev: Events) -> None:
+    away = [i for i in ops.living(s) if s.loc[i] != cat.CAMELOT]
+    ops.push(s, {"kind": "convocation", "waiting": away, "going": []})
+    if not away:
+        _convocation_draw(s, ev)
+
+
+def _merlin(s: BoardState, seat: int, target: Any, ev: Events) -> None:
     if target == "engine":
         s.engines -= 1
         ev.append(public("siege_engines", count=-1, total=s.engines, why="merlin"))
@@ -139,6 +153,14 @@ def _convocation_draw(s: BoardState, ev: Events) -> None:
     here = ops.present(s, cat.CAMELOT)
     proposer = s.current if s.current in here else (here[0] if here else None)
     splits.start_split(s, ops.draw_white(s, len(here)), here, proposer, "convocation", ev)
+
+
+EFFECTS: dict[str, Callable[[BoardState, int, Any, Events], None]] = {
+    "merlin": _merlin, "fate": _fate, "piety": _piety, "reinforcements": _reinforcements, "heroism": _heroism,
+    "lady_of_the_lake": _lady_of_the_lake, "messenger": _messenger, "clairvoyance": _clairvoyance,
+    "convocation": _convocation,
+}
+"""What each special white card does once played: `effect(state, seat, choice, events)`."""
 
 
 @decision("convocation", rule="B-TURN")

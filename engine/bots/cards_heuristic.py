@@ -54,7 +54,7 @@ class CardsHeuristicBot:
         legal = game.legal_actions(state, seat)
         if not legal:
             raise RuntimeError(f"seat {seat} has nothing to decide")
-        traitor = not self.as_loyal and not state.solo and state.loy[seat] == TRAITOR
+        traitor = not self.as_loyal and not state.solo and state.loyalty[seat] == TRAITOR
         kinds = {a.kind: a for a in legal}
         phase = state.phase
         if phase == "turn":

@@ -33,12 +33,12 @@ def resample(state: State, seat: int | None, rng: random.Random) -> State:
 def _loyalty(s: State, seat: int | None, rng: random.Random) -> None:
     if s.solo:
         return
-    known = set(s.loy_public) if seat is None else {seat, *s.known[seat], *s.loy_public}
-    unknown = [i for i in range(len(s.loy)) if i not in known]
-    values = [s.loy[i] for i in unknown]
+    known = set(s.loyalty_public) if seat is None else {seat, *s.known[seat], *s.loyalty_public}
+    unknown = [i for i in range(len(s.loyalty)) if i not in known]
+    values = [s.loyalty[i] for i in unknown]
     rng.shuffle(values)
     for i, value in zip(unknown, values, strict=True):
-        s.loy[i] = value
+        s.loyalty[i] = value
 
 
 def _rumors(s: State, seat: int | None, rng: random.Random) -> None:

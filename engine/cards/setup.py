@@ -27,17 +27,17 @@ def new_state(config: dict[str, Any], seed: int) -> State:
 
     # Loyalty (C-SETUP): shuffle the deck for this player count, deal one each, two stay in the middle.
     if s.solo:
-        s.loy = []
+        s.loyalty = []
     elif "loyalty" in stack:
-        s.loy = list(stack["loyalty"])
-        if sorted(s.loy) != sorted(loyalty_deck(n)) or len(s.loy) != n + LOYALTY_ASIDE:
+        s.loyalty = list(stack["loyalty"])
+        if sorted(s.loyalty) != sorted(loyalty_deck(n)) or len(s.loyalty) != n + LOYALTY_ASIDE:
             raise stacking.bad("loyalty must be a permutation of the loyalty deck")
     else:
-        s.loy = loyalty_deck(n)
-        rng.shuffle(s.loy)
+        s.loyalty = loyalty_deck(n)
+        rng.shuffle(s.loyalty)
     s.known = [{} for _ in range(n)]  # per seat: loyalty slots it knows besides its own (Galahad, Vivien)
     s.revealed = [None] * n  # the loyalty each seat showed (accused, final reveal), None if never
-    s.loy_public = set()  # slots whose current card everybody knows (shown, and not offered a swap since)
+    s.loyalty_public = set()  # slots whose current card everybody knows (shown, and not offered a swap since)
     s.accused = [-1] * n  # accused[s] = the seat s accused, or -1
     s.accusations = []  # (accuser, accused, loyalty, swords) in order
     s.looks = [[] for _ in range(n)]  # Galahad looks: (seat, loyalty) per looker
@@ -100,7 +100,7 @@ def new_state(config: dict[str, Any], seed: int) -> State:
     s.held, s.held_seen = None, 0  # Morgan #1: the quest card the listener is looking at
     s.quest = None  # the quest declared (Arthur's window)
     s.accusing = -1  # the seat accused while Percival's window is open
-    s.res = None  # the quest resolution in progress
+    s.resolution = None  # the quest resolution in progress
     s.traitor_hand, s.traitor_seen = [], []  # a revealed Traitor's two drawn cards
     s.gawain_hand, s.gawain_seen = [], []  # Gawain's three drawn cards
     s.vivien = None

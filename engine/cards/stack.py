@@ -93,9 +93,9 @@ def table(s: State, stack: dict[str, Any]) -> None:
         if s.accused[by] >= 0 or s.revealed[target]:
             raise bad(f"accusation {[by, target]!r}: each accuses once, nobody is accused twice")
         s.accused[by] = target
-        s.revealed[target] = s.loy[target]
-        s.loy_public.add(target)
-        s.accusations.append((by, target, s.loy[target], ACCUSE_SWORDS))
+        s.revealed[target] = s.loyalty[target]
+        s.loyalty_public.add(target)
+        s.accusations.append((by, target, s.loyalty[target], ACCUSE_SWORDS))
     if s.revealed[s.current] == TRAITOR:
         raise bad("the first seat may not be a revealed Traitor (his turn starts with a draw: start one seat before)")
     played = s.threat + s.discard

@@ -3,10 +3,10 @@
 Conventions that keep the hot path fast: the Rumor deck's top card is the END of `deck` (pop is O(1));
 the Threat pile's top card is the end of `threat`. Who has seen a card that is not face up is a bit mask of
 seats (`PUBLIC` = every bit: face up or seen by all): the `*_seen` lists run parallel to their cards.
-Loyalty cards live in slots: `loy[0..n-1]` are the seats', `loy[n]` and `loy[n+1]` the two set aside in the
+Loyalty cards live in slots: `loyalty[0..n-1]` are the seats', `loyalty[n]` and `loyalty[n+1]` the two set aside in the
 middle (Vivien's); solo games have no slots. `revealed[seat]` is the loyalty a seat showed (accused, or at the
 final reveal), None if never: it stays what everybody saw even if Vivien later lets the seat swap its card in secret;
-`loy_public` holds the slots whose card everybody still knows.
+`loyalty_public` holds the slots whose card everybody still knows.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ def seen(mask: int, seat: int | None) -> bool:
 
 
 _LISTS = (
-    "deck", "discard", "discard_seen", "threat", "threat_seen", "announced", "aside", "loy", "revealed", "accused",
+    "deck", "discard", "discard_seen", "threat", "threat_seen", "announced", "aside", "loyalty", "revealed", "accused",
     "accusations", "knight_deck", "knights_played", "window", "traitor_hand", "traitor_seen", "gawain_hand",
     "gawain_seen",
 )
 _NESTED = ("known", "looks", "knights", "tristan_seen")
+RENAMED = {"loy": "loyalty", "loy_public": "loyalty_public", "res": "resolution"}
+"""Fields' short names before issue 22, still read in states the service cached."""
 
 
 class State:
@@ -40,12 +42,18 @@ class State:
 
     __slots__ = (
         "n", "expert", "solo", "rng", "deck", "discard", "discard_seen", "threat", "threat_seen", "announced", "aside",
-        "white", "black", "loy", "revealed", "loy_public", "accused", "accusations", "known", "looks", "knight_deck",
+        "white", "black", "loyalty", "revealed", "loyalty_public", "accused", "accusations", "known", "looks",
+        "knight_deck",
         "knights", "knights_played", "tristan_seen", "deck_known", "tristan_used", "silence", "morgan1", "morgan2",
         "morgan2_count", "token", "token_by", "current", "turn", "phase", "window", "after", "actor", "held",
-        "held_seen", "quest", "accusing", "res", "traitor_hand", "traitor_seen", "gawain_hand", "gawain_seen",
+        "held_seen", "quest", "accusing", "resolution", "traitor_hand", "traitor_seen", "gawain_hand", "gawain_seen",
         "vivien", "end_done", "end_flips", "result",
     )
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickle (the service caches states); one cached before the fields' full names gets them (`RENAMED`)."""
+        for name, value in state[1].items():
+            setattr(self, RENAMED.get(name, name), value)
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -59,8 +67,8 @@ class State:
         new.knights = [list(x) for x in self.knights]
         new.tristan_seen = [None if x is None else list(x) for x in self.tristan_seen]
         new.deck_known = set(self.deck_known)
-        new.loy_public = set(self.loy_public)
-        new.res = None if self.res is None else _copy_res(self.res)
+        new.loyalty_public = set(self.loyalty_public)
+        new.resolution = None if self.resolution is None else _copy_res(self.resolution)
         new.vivien = None if self.vivien is None else {**self.vivien, "slots": dict(self.vivien["slots"])}
         return new
 
@@ -79,10 +87,10 @@ def all_rumors(s: State) -> list[str]:
     cards = s.deck + s.discard + s.threat + s.aside + s.traitor_hand + s.gawain_hand
     if s.held is not None:
         cards.append(s.held)
-    if s.res is not None:
-        for cs in s.res["stacks"].values():
+    if s.resolution is not None:
+        for cs in s.resolution["stacks"].values():
             cards += cs
-        cards += s.res["chars"] + s.res["removed"]
+        cards += s.resolution["chars"] + s.resolution["removed"]
     return cards
 
 
@@ -99,11 +107,11 @@ def snapshot(s: State) -> dict[str, Any]:
         if name == "rng":
             version, internal, gauss = value.getstate()
             value = [version, list(internal), gauss]
-        elif name in ("deck_known", "loy_public"):
+        elif name in ("deck_known", "loyalty_public"):
             value = sorted(value)
         elif name == "known":
             value = [{str(k): v for k, v in d.items()} for d in value]
-        elif name == "res" and value is not None:
+        elif name == "resolution" and value is not None:
             value = {k: (sorted(v.items()) if isinstance(v, dict) else v) for k, v in value.items()}
         elif isinstance(value, tuple):
             value = list(value)

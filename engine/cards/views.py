@@ -82,12 +82,12 @@ def public_view(s: State, prompts: list[Prompt], result: dict[str, Any] | None) 
             "morgans_aside": len(s.aside),
         }
     res = None
-    if s.res is not None and "totals" in s.res:
+    if s.resolution is not None and "totals" in s.resolution:
         res = {
-            "quest": s.res["main"],
-            "by": s.res["by"],
-            "totals": dict(s.res["totals"]),
-            "main_cards": len(s.res["stacks"].get(s.res["main"], ())),
+            "quest": s.resolution["main"],
+            "by": s.resolution["by"],
+            "totals": dict(s.resolution["totals"]),
+            "main_cards": len(s.resolution["stacks"].get(s.resolution["main"], ())),
         }
     return {
         "game": "cards",
@@ -124,10 +124,10 @@ def seat_view(s: State, seat: int) -> dict[str, Any]:
     acting = s.actor == seat
     vivien_card = None
     if s.phase == "vivien_keep" and s.vivien is not None and seat in s.window:
-        vivien_card = s.loy[s.vivien["slots"][seat]]
+        vivien_card = s.loyalty[s.vivien["slots"][seat]]
     return {
         "seat": seat,
-        "loyalty": None if s.solo else s.loy[seat],
+        "loyalty": None if s.solo else s.loyalty[seat],
         "accused": None if s.accused[seat] < 0 else s.accused[seat],
         "knights": list(s.knights[seat]),
         "looks": [{"seat": t, "loyalty": lo} for t, lo in s.looks[seat]],

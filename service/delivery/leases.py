@@ -47,7 +47,7 @@ class Lease:
 
     def take(self) -> bool:
         """Try once: True if this process holds the lease now (kept renewed from then on)."""
-        if not get_sessions().lease(self.name, self.holder, self.ttl):
+        if not get_sessions().locks.lease(self.name, self.holder, self.ttl):
             return False
         self.renewed, self.lost = time.monotonic(), False
         _keeper.add(self)
@@ -57,7 +57,7 @@ class Lease:
         deadline = time.monotonic() + self.wait
         while not self.take():
             if time.monotonic() >= deadline:
-                raise TimeoutError(f"lease {self.name} is held by {get_sessions().lease_holder(self.name)}")
+                raise TimeoutError(f"lease {self.name} is held by {get_sessions().locks.lease_holder(self.name)}")
             time.sleep(min(0.1, self.ttl / 10))
         return self
 
@@ -67,12 +67,12 @@ class Lease:
     def release(self) -> None:
         _keeper.discard(self)
         if not self.lost:
-            get_sessions().drop_lease(self.name, self.holder)
+            get_sessions().locks.drop_lease(self.name, self.holder)
 
     def renew(self) -> None:
         """The keeper's renewal. A Redis error is tried again next time, until the lease would have lapsed."""
         try:
-            held = get_sessions().lease(self.name, self.holder, self.ttl)
+            held = get_sessions().locks.lease(self.name, self.holder, self.ttl)
         except Exception as exc:  # Redis down a moment: the lease may still be ours
             log.warning("lease.renewal_failed", lease=self.name, error=str(exc))
             held = time.monotonic() - self.renewed < self.ttl
@@ -104,7 +104,7 @@ def say_standing_by(lease: Lease, what: str) -> None:
     log.warning(
         "lease.standing_by",
         lease=lease.name,
-        holder=get_sessions().lease_holder(lease.name),
+        holder=get_sessions().locks.lease_holder(lease.name),
         detail=f"another process {what}; this one stands by and takes over within {lease.ttl:.0f} s of its end",
     )
 

@@ -105,7 +105,7 @@ def deliver_shard(platform: str, shard: int) -> int:
     move. A chat that must wait (rate, retry) is left out until then; the others go on. Returns rows handled."""
     settings = get_settings()
     sessions = get_sessions()
-    sessions.unmark(delivery_mark(platform, shard))
+    sessions.marks.clear(delivery_mark(platform, shard))
     lock = Lease(shard_lease(platform, shard))  # a gateway's, renewed while it sends; lapses if it dies
     try:
         lock.__enter__()
@@ -192,7 +192,7 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
     if delay > 0:
         return delay, None
     real_chat = None if row.chat.startswith(MARKERS) else row.chat  # a marker left: no direct chat yet
-    delay = get_sessions().take(buckets(settings, row.platform, real_chat or row.chat, row.is_group))
+    delay = get_sessions().rates.take(buckets(settings, row.platform, real_chat or row.chat, row.is_group))
     return (delay, None) if delay > 0 else (0.0, real_chat)
 
 
@@ -209,7 +209,7 @@ def _edited_message_ids(plan: list[tuple[Any, str | None]]) -> dict[tuple[str, s
     if not keys:
         return {}
     platform = plan[0][0].platform  # a plan is one platform's (a shard's, or a chat's)
-    cached = get_sessions().get_message_ids(platform, keys)
+    cached = get_sessions().messages.get_many(platform, keys)
     found = {key: known for key, known in zip(keys, cached, strict=True) if known}
     missing = [key for key in keys if key not in found]
     if missing:
@@ -256,7 +256,7 @@ def _readdressed(adapter: ChatAdapter, platform: str, chat: str) -> bool:
 def _ask_for_direct_chat(row: OutboxRow) -> None:
     """Once an hour at most per user: ask them in the game's group to open a direct chat with the bot."""
     group = row.payload.get("group")
-    if not group or not get_sessions().mark(f"ask-dm:{row.platform}:{row.chat}", ttl=3600):
+    if not group or not get_sessions().marks.set(f"ask-dm:{row.platform}:{row.chat}", ttl=3600):
         return
     text = t(row.payload.get("lang"), "notice.open_direct_chat", name=row.payload.get("name", ""))
     with session_scope() as s:
@@ -274,7 +274,7 @@ def _book(row: OutboxRow, chat: str | None, outcome: SendResult, booked: Booked)
     if isinstance(outcome, RateLimited):
         # Telegram limits per chat; Synapse limits the sending account, so every room waits it out.
         bucket = "mx:global" if row.platform == "matrix" else f"{row.platform}:chat:{chat}"
-        sessions.penalize(bucket, outcome.retry_after)
+        sessions.rates.penalize(bucket, outcome.retry_after)
         return False
     if isinstance(outcome, TransientError):
         failed = _count_attempt(row.id, str(outcome)[:500], settings.outbox_max_attempts)
@@ -289,7 +289,7 @@ def _book(row: OutboxRow, chat: str | None, outcome: SendResult, booked: Booked)
     message_id, new_id = outcome
     booked.sent.append(row.id)
     if new_id and message_id is not None and row.ref and chat is not None:
-        sessions.set_message_id(row.platform, chat, row.ref, message_id)  # at once: a later edit finds it
+        sessions.messages.set(row.platform, chat, row.ref, message_id)  # at once: a later edit finds it
         booked.message_ids[(row.platform, row.chat, row.ref)] = message_id
         booked.message_ids[(row.platform, chat, row.ref)] = message_id
     return True

@@ -30,13 +30,13 @@ def opened(adapter: ChatAdapter, platform: str, chat: str) -> bool:
         return False
     sessions = get_sessions()
     key = f"table:{platform}:{chat}"
-    known = sessions.get_ui("chat", key)
+    known = sessions.ui.get("chat", key)
     address = known["address"] if known else _open(adapter, platform, chat)
     if address is None:
         enqueue("deliver", countdown=RETRY, platform=platform, shard=shard_of(chat))
         return True
     if not known:
-        sessions.set_ui("chat", key, {"address": address}, ttl=KEPT)
+        sessions.ui.set("chat", key, {"address": address}, ttl=KEPT)
     with session_scope() as s:
         moved = move_chat(s, platform, chat, address)
     log.info("table.opened", platform=platform, rows=moved)

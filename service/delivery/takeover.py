@@ -30,7 +30,7 @@ def take_over_lapsed(platform: str) -> list[int]:
     """Ask for delivery of the shards that no live sender holds and that keep due rows older than a lease."""
     settings = get_settings()
     sessions = get_sessions()
-    free = [n for n in range(settings.delivery_shards) if sessions.lease_holder(shard_lease(platform, n)) is None]
+    free = [n for n in range(settings.delivery_shards) if sessions.locks.lease_holder(shard_lease(platform, n)) is None]
     if not free:
         return []
     before = utcnow() - timedelta(seconds=settings.lease_seconds)

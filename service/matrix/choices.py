@@ -21,10 +21,10 @@ class ChoiceMaps:
         self.sessions = sessions
 
     def _state(self, room: str) -> dict[str, Any]:
-        return dict(self.sessions.get_ui(SCOPE, room) or {})
+        return dict(self.sessions.ui.get(SCOPE, room) or {})
 
     def _save(self, room: str, state: dict[str, Any]) -> None:
-        self.sessions.set_ui(SCOPE, room, state)
+        self.sessions.ui.set(SCOPE, room, state)
 
     def remember(self, room: str, event_id: str, mapping: dict[str, str]) -> None:
         """Make `mapping` the room's current menu, offered by `event_id` (an edit replaces its own entry)."""

@@ -43,7 +43,7 @@ async def _space_of(client: AsyncClient, community: str) -> str:
 
 async def _find_or_make_space(client: AsyncClient, community: str) -> str:
     sessions = get_sessions()
-    found = sessions.get_ui("chat", SPACE_KEY.format(room=community))
+    found = sessions.ui.get("chat", SPACE_KEY.format(room=community))
     if found:
         return str(found["space"])
     state = await client.room_get_state(community)
@@ -66,7 +66,7 @@ async def _find_or_make_space(client: AsyncClient, community: str) -> str:
     via = _via(client)
     await client.room_put_state(space, "m.space.child", {"via": via}, state_key=community)
     await client.room_put_state(community, "m.space.parent", {"via": via, "canonical": True}, state_key=space)
-    sessions.set_ui("chat", SPACE_KEY.format(room=community), {"space": space})
+    sessions.ui.set("chat", SPACE_KEY.format(room=community), {"space": space})
     return space
 
 

@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
-from service.play import asking, presenting
+from service.play import asking, autopilot, idle, no_idle, presenting
 from service.play.hand_on import after_commit
+from service.play.pilots import AUTOPILOT, IDLE
 from service.play.publish import Published, direct_chat_of, record_move, seat_name
 from service.play.state import Cached, Outcome, load_state
 from service.settings import get_settings
@@ -32,7 +33,7 @@ def play_bot(game_id: int, seat: int, seq: int, by: str = "bot") -> Outcome:
     the game is still there (`game_rows.save_move_if_current`), without locking; else (nothing cached, or the game
     moved on meanwhile) under the game's row lock, as a person's move is."""
     cached = Cached.read(game_id)
-    on_cache = cached.table() if is_postgres() else None
+    on_cache = cached.table() if is_postgres() and by == "bot" else None  # a timeout counts, under the lock
     if on_cache is not None:
         state, game, table = on_cache
         outcome = _bot_move(Session(), game, table, state, seat, seq, by)
@@ -82,10 +83,17 @@ def _bot_move(
     seat_row = table.seats[seat]
     if game.status != "active" or (seat_row.prompt_seq if by == "timeout" else game.seq) != seq:
         return Outcome("stale")
+    if by == "bot" and seat_row.bot is None:
+        return Outcome("stale")  # its owner took the seat back from the autopilot
+    if by == "timeout" and (game.paused_at is not None or seat_row.pilot is not None):
+        return Outcome("stale")  # paused meanwhile (its clocks are frozen), or the autopilot's already
     engine_game = get_game(game.kind)
-    if not any(p.seat == seat for p in engine_game.pending(state)):
+    prompt = next((p for p in engine_game.pending(state) if p.seat == seat), None)
+    if prompt is None:
         return Outcome("stale")
-    if by == "timeout":
+    # a secret-keeping window's short deadline passes by design: not a sign the person is gone
+    counted = by == "timeout" and no_idle.timing(game.kind, prompt) != no_idle.WINDOW
+    if by == "timeout" or seat_row.bot == AUTOPILOT:
         action = engine_game.timeout_action(state, seat)
     else:
         rng = random.Random(f"{game.seed}:{seq}:{seat}")
@@ -93,10 +101,14 @@ def _bot_move(
     code = engine_game.encode(action)
     before = state
     state, events = engine_game.apply(state, seat, action)
+    name = seat_name(seat_row, table.users)
+    idle_name = idle.count_timeout(s, game, table, seat_row) if counted else None  # before its publish
     published = record_move(s, game, table, state, events, seat, write_deadlines)
     if by == "timeout":
         chat = table.chat
-        outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=seat_name(seat_row, table.users)))
+        outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=name))
+        if idle_name is not None:
+            autopilot.announce(s, game, seat, chat, IDLE, idle_name)
         published.chats.add((chat.platform, chat.platform_id))
         if seat in table.users:  # the person is told what was played for them, in their own chat
             published.chats.add(_tell_timeout(s, game, table, seat, before, action))

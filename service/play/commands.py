@@ -13,9 +13,11 @@ from typing import Any
 
 import engine
 from service.play import (
+    days_commands,
     follow_commands,
     lobby,
     presenting,
+    quiet,
     ratings_commands,
     story_commands,
     tables,
@@ -40,6 +42,14 @@ ROUTED = {
     "me": ratings_commands.run,
     "follow": follow_commands.run,
     "unfollow": follow_commands.run,
+    "sub": days_commands.run,
+    "pause": days_commands.run,
+    "away": days_commands.run,
+    "back": days_commands.run,
+    "autopilot": days_commands.run,
+    "replace": days_commands.run,
+    "resume": days_commands.run,
+    "days_tap": days_commands.run,
 }
 
 STORY = ("log", "card", "rules")  # answered by `story_commands`, as `/status` in a direct chat
@@ -103,12 +113,16 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
         return story_commands.run(verb, args, cmd, admin)
     if verb in ("help", "welcome"):
         return _help(cmd, game_id, welcome=verb == "welcome")
+    if verb == "set" and args[:1] == ["quiet"]:  # the group's, whatever it plays
+        return quiet.run(cmd, args[1:], admin)
+    if verb == "leave":  # a lobby's seat, or a running game's (confirmed in the direct chat)
+        return days_commands.leave(cmd, game_id)
+    if verb in ("set", "abort") and days_commands.running(game_id):  # an admin's levers on a running game
+        return days_commands.run(verb, args, {**cmd, "game_id": game_id}, admin)
     if game_id is None:
         return "no_lobby" if verb in ("join", "leave", "start", "set") else "no_game"
     if verb == "join":
         return lobby.join(game_id, platform, user, cmd.get("user_name"))
-    if verb == "leave":
-        return lobby.leave(game_id, platform, user)
     if verb == "start":
         return lobby.start(game_id, platform, user, is_admin=admin)
     if verb == "abort":
@@ -128,7 +142,7 @@ def _help(cmd: dict[str, Any], game_id: int | None, welcome: bool = False) -> st
         game = s.get(GameRow, game_id) if game_id is not None else None
         lang = game.language if game is not None else cmd.get("language")
     parts = [tr(lang, "lobby.welcome")] if welcome else []
-    parts += [tr(lang, "lobby.help"), tr(lang, "lobby.help.story")]
+    parts += [tr(lang, "lobby.help"), tr(lang, "lobby.help.story"), tr(lang, "days.help")]
     if cmd["platform"] == "matrix":
         parts.append(tr(lang, "lobby.help.numbers"))
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), "\n\n".join(parts))

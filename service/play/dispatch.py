@@ -33,8 +33,12 @@ from service.store import ensure_migrated, outbox, session_scope
 
 COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
-    "log", "card", "welcome", "follow", "unfollow",
+    "log", "card", "welcome", "sub", "pause", "resume", "away", "back", "autopilot", "replace", "follow",
+    "unfollow",
 )
+# what a group admin may give as the game's creator could (the gateways mark them with ADMIN_FLAG)
+ADMIN_COMMANDS = ("abort", "start", "tournament", "pause", "resume", "set", "autopilot", "replace")
+DAYS_TAPS = ("sub", "sub_ok", "quit", "reclaim")  # `service.play.days_commands`' buttons: its own command answers them
 ADMIN_FLAG = "--admin"
 NOTICES = {
     "expired": "notice.expired",
@@ -42,6 +46,7 @@ NOTICES = {
     "over": "notice.game_over",
     "not_member": "notice.not_member",  # a lobby's deep link followed by someone outside its group
     "too_fast": "notice.too_fast",  # over the gateway's flood limit
+    "not_yours": "notice.seat_not_yours",  # a seat its tapper left or lost to a substitute
 }
 
 
@@ -62,6 +67,8 @@ def submit(cmd: Inbound) -> None:
             data.update(kind="action", game_id=tap.game_id, prompt_seq=tap.seq, code=tap.code)
         elif isinstance(tap, LobbyTap) and tap.verb.startswith(TOURNAMENT_TAP):  # a command no one can type
             data.update(kind="command", command="tournament_tap", args=[str(tap.lobby_id), tap.verb, tap.value or ""])
+        elif isinstance(tap, LobbyTap) and tap.verb in DAYS_TAPS:  # likewise
+            data.update(kind="command", command="days_tap", args=[str(tap.lobby_id), tap.verb, tap.value or ""])
         elif isinstance(tap, LobbyTap):
             data.update(kind="command", command="tap", game_id=tap.lobby_id, args=[tap.verb, tap.value or ""])
         else:
@@ -78,8 +85,8 @@ def precheck(cmd: Inbound) -> str | None:
         choice = unpack(cmd.text or "")
         if choice is None:
             return "malformed"
-        if isinstance(choice, LobbyTap) and choice.verb.startswith(TOURNAMENT_TAP):
-            return None  # a tournament's button: its own command answers it
+        if isinstance(choice, LobbyTap) and (choice.verb.startswith(TOURNAMENT_TAP) or choice.verb in DAYS_TAPS):
+            return None  # a tournament's button, or a seat's: its own command answers it
         if isinstance(choice, LobbyTap):
             return admission.precheck(cmd, choice.lobby_id, choice.verb, is_admin=False)
         game_id, seq = choice.game_id, choice.seq
@@ -95,14 +102,16 @@ def precheck(cmd: Inbound) -> str | None:
 def _game_tap(user: str, game_id: int, seq: int) -> str | None:
     """A game choice's check against the cached meta: "over", "not_seated", "expired", or None when it may be good
     (or the cache does not know)."""
-    meta = get_sessions().get_meta(game_id)
+    meta = get_sessions().games.get_meta(game_id)
     if meta is None:
         return None
     if meta.get("status") in ("finished", "aborted"):
         return "over"
     seat = meta.get("seats", {}).get(user)
     if seat is None:
-        return "not_seated"
+        return "not_yours" if user in meta.get("former", ()) else "not_seated"
+    if seat in meta.get("piloted", ()):
+        return None  # the autopilot's seat: its owner's tap takes it back, whatever its seq
     if seq == meta.get("seq", seq) + 1:  # one move ahead of the cache: that move's hand-on may have been lost
         return None
     since = meta.get("prompts", {}).get(str(seat))

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine import get_game
 from service.observability import metrics
+from service.play.pilots import moving_seats
 from service.play.publish import Published
 from service.play.queue import enqueue, handing_on, paced, request_delivery
 from service.play.rating import has_people
@@ -36,7 +37,7 @@ def after_commit(
     blob = pickle.dumps((state, snapshot), protocol=pickle.HIGHEST_PROTOCOL)
     metrics.game_moved(game)
     with handing_on():
-        get_sessions().put_game(game.id, game.seq, blob, published.meta)
+        get_sessions().games.put(game.id, game.seq, blob, published.meta)
         request_deliveries(published.chats)
         schedule_bot(game, state, bot_delay)
         if game.status == "finished" and has_people(game.options):
@@ -52,9 +53,9 @@ def resume_bots(game_id: int) -> None:
         if game is None or game.status != "active":
             return
         state = load_state(s, game)
-    bots = set(game.options.get("bot_seats", []))
+    bots = moving_seats(game.options)
     if not any(p.seat in bots for p in get_game(game.kind).pending(state)):  # a person's turn: not again at this seq
-        get_sessions().mark(resume_checked(game.id, game.seq), ttl=7 * 86400)
+        get_sessions().marks.set(resume_checked(game.id, game.seq), ttl=7 * 86400)
     schedule_bot(game, state, delay=0.0)
 
 
@@ -63,12 +64,12 @@ def resume_checked(game_id: int, seq: int) -> str:
 
 
 def schedule_bot(game: GameRow, state: Any, delay: float | None = None) -> None:
-    """If a bot seat must decide now, enqueue its move (the lowest such seat; the rest follow move by move),
-    after about the game's `bot_delay` seconds if set (a pace people in the chat can follow, see `paced`), or
-    after `delay`."""
+    """If a bot seat (or the autopilot's) must decide now, enqueue its move (the lowest such seat; the rest follow
+    move by move), after about the game's `bot_delay` seconds if set (a pace people in the chat can follow, see
+    `paced`), or after `delay`."""
     if game.status != "active":
         return
-    bots = game.options.get("bot_seats", [])
+    bots = moving_seats(game.options)
     for prompt in get_game(game.kind).pending(state):
         if prompt.seat in bots:
             wait = (paced(game.options.get("bot_delay") or 0.0) if delay is None else delay) or None

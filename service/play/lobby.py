@@ -18,6 +18,7 @@ import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
 from service.observability import metrics
+from service.play import pilots
 from service.play.hand_on import after_commit
 from service.play.publish import Published, publish
 from service.play.queue import request_delivery
@@ -137,6 +138,11 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
                 if value not in available_languages():
                     return "bad_value"
                 game.language = value
+            elif option in ("idle", "away"):
+                amount = pilots.parse_limit(option, value)
+                if amount is None:
+                    return "bad_value"
+                opts[pilots.LIMITS[option][0]] = amount
             elif option in ("turn", "response"):
                 amount = float(value)
                 if not (0 < amount < 10_000):  # also refuses nan and inf, which JSON columns cannot store
@@ -186,7 +192,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
             game.silence = False
             outbox.enqueue(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
         _show(s, game, chat)
-    get_sessions().forget_game(game_id)
+    get_sessions().games.forget(game_id)
     _deliver(chat.platform, chat.platform_id)
     return "ok"
 
@@ -274,6 +280,8 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
         "names": [(users[seat.seat].name or users[seat.seat].platform_id) for seat in seats if seat.seat in users],
         "turn_hours": round(game.options.get("turn_deadline", 0) / 3600, 1),
         "response_minutes": round(game.options.get("response_deadline", 0) / 60),
+        "idle": pilots.idle_limit(game.options),
+        "away_hours": round(pilots.away_limit(game.options) / 3600),
         "min_players": engine_game.min_players,
         "max_players": engine_game.max_players,
         "language": game.language,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.errors import IllegalAction
-from service.play import asking, presenting
+from service.play import asking, autopilot, idle, pilots, presenting
 from service.play.hand_on import after_commit, request_deliveries
 from service.play.publish import direct_chat_of, record_move
 from service.play.state import Outcome, load_state
@@ -26,6 +26,8 @@ from service.store import inbox as inbox_rows
 from service.store import outbox, session_scope
 from service.store.models import Deadline, GameRow, utcnow
 from service.store.users import learn_direct_chat, user_for
+
+LEAVE_CODE = "leave"  # the board engine's B-LEAVE action, accepted from any seat but offered on no button
 
 
 def play_action(cmd: dict[str, Any]) -> Outcome:
@@ -39,8 +41,13 @@ def play_action(cmd: dict[str, Any]) -> Outcome:
         return _refuse_only(cmd, "notice.malformed", "malformed")
     if str(cmd["code"]).startswith("@"):
         return navigate(cmd)
-    with session_scope() as s:
-        outcome = _play_action_tx(s, cmd)
+    try:
+        with session_scope() as s:
+            outcome = _play_action_tx(s, cmd)
+    except _Reclaim:  # rolled back, the claim too: the seat is taken back first, then the tap is played as any
+        autopilot.reclaim(int(cmd["game_id"]), cmd["platform"], cmd["user"])
+        with session_scope() as s:
+            outcome = _play_action_tx(s, cmd, reclaim=False)
     if outcome.status == "applied":
         return after_commit(outcome.game, outcome.state, outcome.published, committed_at=time.time())
     request_deliveries(outcome.chats)
@@ -54,7 +61,11 @@ def _is_count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
 
 
-def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
+class _Reclaim(Exception):
+    """The tapper's seat is the autopilot's and theirs to take back (`pilots.RECLAIMABLE`)."""
+
+
+def _play_action_tx(s: Session, cmd: dict[str, Any], reclaim: bool = True) -> Outcome:
     if not game_rows.claim_update(s, cmd["platform"], str(cmd["update_id"])):
         return Outcome("duplicate")
     user = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
@@ -71,7 +82,13 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         return _notice(s, cmd, lang, "notice.game_over", "game_over")
     mine = next((seat for seat in table.seats if seat.user_id == user.id), None)
     if mine is None:
+        if user.platform_id in (game.options or {}).get("former", ()):  # they left, or were replaced
+            return _notice(s, cmd, lang, "notice.seat_not_yours", "not_yours")
         return _notice(s, cmd, lang, "notice.not_seated", "not_seated")
+    if reclaim and mine.pilot in pilots.RECLAIMABLE:
+        raise _Reclaim
+    if str(cmd["code"]) == LEAVE_CODE:  # never offered: leaving is `/leave` (`days_commands`), not a button
+        return _notice(s, cmd, lang, "notice.malformed", "malformed")
     state = load_state(s, game)
     engine_game = get_game(game.kind)
     seq = int(cmd["prompt_seq"])
@@ -85,7 +102,8 @@ def _play_action_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
         state, events = engine_game.apply_code(state, mine.seat, str(cmd["code"]))
     except IllegalAction as exc:
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
-    get_sessions().clear_ui("panel", f"{game.id}:{mine.seat}")
+    get_sessions().ui.clear("panel", f"{game.id}:{mine.seat}")
+    idle.reset(s, mine)
     published = record_move(s, game, table, state, events, mine.seat)
     game_rows.save_move(s, game, table, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
     return Outcome("applied", published.chats, game=game, state=state, published=published)
@@ -120,7 +138,7 @@ def _navigate_tx(s: Session, cmd: dict[str, Any]) -> Outcome:
     if mine.prompt_seq is None or not (mine.prompt_seq <= int(cmd["prompt_seq"]) <= game.seq):
         return _notice(s, cmd, user.language, "notice.expired", "expired")
     level = str(cmd["code"])[1:] or None
-    get_sessions().set_ui("panel", f"{game.id}:{mine.seat}", {"level": level})
+    get_sessions().ui.set("panel", f"{game.id}:{mine.seat}", {"level": level})
     state = load_state(s, game)
     users = game_rows.seat_users(s, game.id)
     p = presenting.panel(

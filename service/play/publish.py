@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from engine import get_game
 from engine.core.events import Event
 from service.play import asking, board_post, ending, no_idle, presenting, spectators
+from service.play.pilots import moving_seats
+from service.render import days as days_text
 from service.render import narration
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -51,11 +53,13 @@ def direct_chat_of(user: User) -> str:
     return marker if len(marker) <= CHAT_MAX else by_id
 
 
-def seat_name(seat: Seat, users: dict[int, User]) -> str:
+def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None) -> str:
+    """The seat's name as others see it, with its mark when the autopilot plays it or its owner is away
+    (`service.render.days.mark`)."""
     user = users.get(seat.seat)
-    if user is not None:
-        return user.name or user.platform_id
-    return f"Bot {seat.seat + 1}"
+    name = (user.name or user.platform_id) if user is not None else f"Bot {seat.seat + 1}"
+    mark = days_text.mark(lang, seat.pilot, user.away_until if user is not None else None, utcnow())
+    return f"{name} {mark}" if mark else name
 
 
 def publish(
@@ -73,7 +77,7 @@ def publish(
     deadlines of games with people: a caller that writes them itself takes `Published.prompts`)."""
     engine_game = get_game(game.kind)
     out = Published()
-    names = {seat.seat: seat_name(seat, users) for seat in seats}
+    names = {seat.seat: seat_name(seat, users, game.language) for seat in seats}
     langs = {
         seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
         for seat in seats
@@ -91,7 +95,8 @@ def publish(
         with_image=bool((game.options or {}).get("picture")),
     )
     group = (chat.platform, chat.platform_id)
-    if board_post.post(s, game, chat, pres.board, pres.board_image):
+    board = days_text.paused_board(game.language, pres.board) if game.paused_at else pres.board
+    if board_post.post(s, game, chat, board, pres.board_image):
         out.chats.add(group)
     lines = list(pres.lines)
     over = engine_game.result(state) is not None
@@ -134,7 +139,8 @@ def publish(
                 seat.prompt_seq = game.seq if seat.seat in pending else None
             if changed:
                 seat.prompt_sig = key
-                hand = asking.hand_payload(p, seat.seat in pending, reach)
+                # the autopilot's seat is asked nothing: its owner's tap on the hand's buttons takes it back
+                hand = asking.hand_payload(p, seat.seat in pending and seat.pilot is None, reach)
                 outbox.upsert(s, *dm, asking.panel_ref(game.id, seat.seat), hand)
                 out.chats.add(dm)
             if seat.seat not in pending:
@@ -149,11 +155,11 @@ def publish(
         if asked is not None and asked != seat.prompt_seq:
             asking.close(s, dm, game.id, seat.seat, asked, lang, answered=seat.seat == actor)
             out.chats.add(dm)
-        if new is not None and p is not None:
+        if new is not None and p is not None and seat.pilot is None:
             left = durations[no_idle.timing(game.kind, pending[seat.seat])]
             asking.ask(s, dm, game, seat.seat, new, p, lang, left, reach)
             out.chats.add(dm)
-        if seat.seat in pending and seat.prompt_seq is not None:
+        if seat.seat in pending and seat.prompt_seq is not None and seat.pilot is None:  # the autopilot has no clock
             prompts[seat.seat] = (seat.prompt_seq, no_idle.timing(game.kind, pending[seat.seat]))
 
     if users:  # all-bot tables have no deadlines to keep
@@ -167,6 +173,9 @@ def publish(
         "prompts": {str(seat): seq for seat, (seq, _) in prompts.items()},
         # seats with a standing action (the gateways' precheck lets their taps through); kept out of every message
         "standing": [seat for seat in users if not over and engine_game.standing_actions(state, seat)],
+        # the autopilot's seats (their owner's tap may take them back) and who lost a seat here (told it is not theirs)
+        "piloted": sorted(moving_seats({"piloted": opts.get("piloted")})),
+        "former": list(opts.get("former") or ()),
     }
     return out
 

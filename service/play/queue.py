@@ -156,7 +156,7 @@ def handing_on() -> Iterator[None]:
 
 def schedule(task: str, countdown: float, kwargs: dict[str, Any]) -> None:
     """Publish `task` in `countdown` seconds (see the module's docstring)."""
-    get_sessions().schedule(*due_entry(task, countdown, kwargs))
+    get_sessions().scheduler.schedule(*due_entry(task, countdown, kwargs))
 
 
 def due_entry(task: str, countdown: float, kwargs: dict[str, Any]) -> tuple[str, float]:
@@ -179,10 +179,10 @@ def take_scheduled(wanted: Callable[[str, dict[str, Any]], bool]) -> list[dict[s
     sessions = get_sessions()
     taken = [
         (member, item["kwargs"])
-        for member in sessions.scheduled()
+        for member in sessions.scheduler.members()
         if wanted((item := json.loads(member))["task"], item["kwargs"])
     ]
-    sessions.unschedule([member for member, _ in taken])
+    sessions.scheduler.unschedule([member for member, _ in taken])
     return [kwargs for _, kwargs in taken]
 
 
@@ -198,8 +198,8 @@ def request_delivery(platform: str, chat: str) -> None:
         window = settings.delivery_batch_window
         if window and settings.redis_url:  # what `enqueue` would do, with the mark in the same round trip
             entry = due_entry("deliver", window, {"platform": platform, "shard": shard})
-            get_sessions().schedule_unless_marked(mark, COALESCE_TTL, *entry)
-        elif get_sessions().mark(mark, ttl=COALESCE_TTL):
+            get_sessions().scheduler.schedule_unless_marked(mark, COALESCE_TTL, *entry)
+        elif get_sessions().marks.set(mark, ttl=COALESCE_TTL):
             enqueue("deliver", countdown=window or None, platform=platform, shard=shard)
         return
     enqueue("deliver", platform=platform, chat=chat)

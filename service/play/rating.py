@@ -64,7 +64,7 @@ def rate_missed(now: datetime | None = None, limit: int = 1000) -> int:
     missed = [
         game_id
         for game_id, result in rows
-        if ratings.sides_of(result) is not None and sessions.mark(f"rating-asked:{game_id}", ttl=MISSED_WITHIN)
+        if ratings.sides_of(result) is not None and sessions.marks.set(f"rating-asked:{game_id}", ttl=MISSED_WITHIN)
     ]
     for game_id in missed:
         enqueue("rate_game", game_id=game_id)

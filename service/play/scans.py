@@ -12,9 +12,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, exists, select
 
-from service.play import presenting
+from service.play import autopilot, away, pilots, presenting, quiet
 from service.play.asking import where
 from service.play.hand_on import resume_checked
+from service.play.pilots import moving_seats
 from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
 from service.render.clock import left_words
@@ -27,24 +28,35 @@ from service.store.models import Chat, Deadline, GameRow, OutboxRow, ProcessedUp
 
 
 def scan(now: datetime | None = None) -> dict[str, int]:
-    """One pass over due rows; returns counts of reminders sent and timeouts started."""
+    """One pass over due rows; returns counts of reminders sent and timeouts started. A person away on vacation
+    gets no reminder, and their deadline is moved on or their seat handed to the autopilot (`away.at_deadline`).
+    In a group's quiet hours nothing is sent and no timeout applied: it waits for their end (`quiet`)."""
     now = now or utcnow()
     settings = get_settings()
     fractions = tuple(settings.reminder_fractions)
     counts = {"reminders": 0, "timeouts": 0}
     timeouts: list[tuple[int, int, int]] = []
+    piloting: list[tuple[int, int]] = []
     chats: set[tuple[str, str]] = set()
     with session_scope() as s:
         for row in deadline_rows.due(s, now):
             game = s.get(GameRow, row.game_id)
+            hush = quiet.end_of_quiet(s.get(Chat, game.chat_id).quiet, now)
+            if hush is not None:  # the group's quiet hours: what falls due now waits for their end
+                row.next_at = hush
+                row.due_at = max(row.due_at, hush) if now >= row.due_at else row.due_at
+                continue
+            user = game_rows.seat_users(s, game.id).get(row.seat)
+            away_until = user.away_until if user is not None and user.away_until else None
             if now >= row.due_at:
-                timeouts.append((game.id, row.seat, row.seq))
+                verdict = away.at_deadline(s, game, row, away_until, now)  # a vacation moves it on, or pilots
+                if verdict == "extended":
+                    continue
+                (piloting if verdict == "autopilot" else timeouts).append((game.id, row.seat, row.seq))
                 row.next_at = now + timedelta(seconds=2 * settings.deadline_scan_interval)  # until the move lands
                 continue
-            users = game_rows.seat_users(s, game.id)
-            user = users.get(row.seat)
             seconds = (row.due_at - now).total_seconds()
-            if user is not None:
+            if user is not None and (away_until is None or away_until <= now):  # no reminders on a vacation
                 lang = user.language or game.language
                 if row.reminders == 0:
                     target = (game_platform(s, game), direct_chat_of(user))
@@ -68,6 +80,8 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     for game_id, seat, seq in timeouts:
         enqueue("play_bot", game_id=game_id, seat=seat, seq=seq, by="timeout")
         counts["timeouts"] += 1
+    for game_id, seat, _ in piloting:
+        autopilot.to_autopilot(game_id, seat, pilots.AWAY)
     return counts
 
 
@@ -92,9 +106,10 @@ def resume_stalled_bots(now: datetime | None = None, limit: int = 200) -> int:
         for game_id, seq, options, updated in rows:
             options = options or {}
             pace = float(options.get("bot_delay") or 0.0)
-            if not options.get("bot_seats") or updated > now - timedelta(seconds=grace + 3 * pace):
+            if not moving_seats(options) or updated > now - timedelta(seconds=grace + 3 * pace):
                 continue
-            if not sessions.marked(resume_checked(game_id, seq)):  # not already found with no bot to move at this seq
+            # not already found with no bot to move at this seq
+            if not sessions.marks.is_set(resume_checked(game_id, seq)):
                 stalled.append(game_id)
     for game_id in stalled:
         enqueue("resume_bots", game_id=game_id)
@@ -119,9 +134,11 @@ def forget_stale_caches(now: datetime | None = None) -> int:
             )
         ).all()
     sessions = get_sessions()
-    stale = [game_id for game_id, seq in rows if (meta := sessions.get_meta(game_id)) and meta.get("seq", seq) < seq]
+    stale = [
+        game_id for game_id, seq in rows if (meta := sessions.games.get_meta(game_id)) and meta.get("seq", seq) < seq
+    ]
     for game_id in stale:
-        sessions.forget_game(game_id)
+        sessions.games.forget(game_id)
     return len(stale)
 
 

@@ -41,7 +41,7 @@ class Cached:
 
     @classmethod
     def read(cls, game_id: int) -> Cached:
-        return cls(*get_sessions().get_state_and_epoch(game_id))
+        return cls(*get_sessions().games.get_state_and_epoch(game_id))
 
     def state_at(self, seq: int) -> Any | None:
         if self.entry is None or self.entry[0] != seq:

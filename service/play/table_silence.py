@@ -19,7 +19,7 @@ def silenced_key(platform: str, chat: str) -> str:
 
 def is_silenced(platform: str, chat: str, user: str) -> bool:
     """Whether `user` is seated at the table `chat` while Morgan's silence holds there."""
-    found = get_sessions().get_ui("chat", silenced_key(platform, chat))
+    found = get_sessions().ui.get("chat", silenced_key(platform, chat))
     return bool(found) and user in found.get("users", ())
 
 
@@ -28,7 +28,7 @@ def breach(platform: str, chat: str, user: str, name: str, message_id: str) -> N
     with session_scope() as s:
         game = latest_game(s, platform, chat)
         outbox.enqueue(s, platform, chat, "delete", {"message_id": message_id}, is_group=True)
-        if get_sessions().mark(f"silence-notice:{platform}:{chat}:{user}", ttl=NOTICE_EVERY):
+        if get_sessions().marks.set(f"silence-notice:{platform}:{chat}:{user}", ttl=NOTICE_EVERY):
             text = t(game.language if game else None, "notice.silence_breach", name=name)
             outbox.enqueue(s, platform, chat, "send", {"text": text}, is_group=True)
     request_delivery(platform, chat)

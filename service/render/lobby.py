@@ -72,6 +72,8 @@ def tr(lang: str | None, msgid: str, **kwargs: Any) -> str:
 # Choices a lobby button cycles through (the creator taps until the wanted one shows); variants per game kind,
 # each an engine config key with its values, first the engine's default.
 TURN_HOURS = (12, 24, 48, 72)
+IDLE_CHOICES = (1, 2, 3, 5)  # timeouts in a row before the autopilot takes a seat (`service.play.pilots`)
+AWAY_CHOICES = (0, 24, 72, 168)  # hours a vacation may push a deadline
 RESPONSE_MINUTES = (30, 60, 180)
 VARIANT_CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
     "board": {"traitor": ("standard", "none", "among_us"), "squires": (False, True), "war_any_order": (False, True)},
@@ -103,6 +105,13 @@ def _option_rows(lobby: dict[str, Any], lang: str | None) -> Keyboard:
                    pack_lobby(lid, "response", str(response))),
         ]
     ]
+    if "idle" in lobby:  # games that last days: when an idle seat goes to the autopilot, how long a vacation waits
+        rows.append([
+            Button(tr(lang, "lobby.button.idle", n=lobby["idle"]),
+                   pack_lobby(lid, "idle", str(_next(IDLE_CHOICES, lobby["idle"])))),
+            Button(tr(lang, "lobby.button.away", hours=lobby["away_hours"]),
+                   pack_lobby(lid, "away", str(_next(AWAY_CHOICES, lobby["away_hours"])))),
+        ])
     variants = VARIANT_CHOICES.get(lobby["kind"], {})
     row = []
     for name, choices in variants.items():
@@ -125,6 +134,8 @@ def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboar
     lines.append(tr(lang, "lobby.players", joined=len(lobby["names"]), players=lobby["players"]))
     lines.append(tr(lang, "lobby.bots_on" if lobby["bots"] else "lobby.bots_off"))
     lines.append(tr(lang, "lobby.deadlines", turn=lobby["turn_hours"], response=lobby["response_minutes"]))
+    if "idle" in lobby:
+        lines.append(tr(lang, "lobby.days", idle=lobby["idle"], away=lobby["away_hours"]))
     if lobby["names"]:
         lines.append(tr(lang, "lobby.seated", names=", ".join(lobby["names"])))
     lid = lobby["id"]

@@ -1,4 +1,6 @@
-"""The sessions interface: a cache of what the database already knows, plus short-lived coordination.
+"""The sessions: a cache of what the database already knows, plus short-lived coordination, as objects with one job
+each (`Sessions` holds them): cached games, UI state, ids of messages edited in place, locks, idempotency marks,
+rate buckets and the schedule of work due later.
 
 Everything here may vanish (Redis flushed, process restarted) without losing a game: cached states carry their
 seq and are used only when it equals the database's; message ids are also in `sent_messages`.
@@ -17,10 +19,9 @@ each one's key: values written in another shape are not found, and age out. Bump
 tests/service/backbone/test_cache_format.py pins the table's columns and the engine states' fields to it."""
 
 
-class Sessions(ABC):
-    """Implemented by `MemorySessions` (embedded default) and `RedisSessions` (shared by all workers)."""
+class GameCache(ABC):
+    """Cached game states, the tables' epochs and what a gateway may check cheaply (see `dispatch.precheck`)."""
 
-    # --- cached game states ---------------------------------------------------------------------
     @abstractmethod
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         """(seq, serialized state) if cached."""
@@ -41,10 +42,9 @@ class Sessions(ABC):
         return self.get_state(game_id), self.table_epoch(game_id)
 
     @abstractmethod
-    def forget_game(self, game_id: int) -> None:
+    def forget(self, game_id: int) -> None:
         """Drop the game's cached state and meta (an aborted game; the benchmark's games)."""
 
-    # --- what a gateway may check cheaply (see service.play.dispatch.precheck) -------------------------
     @abstractmethod
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
         """{"status", "seats": {"<platform>:<user>": seat}, "prompts": {"<seat>": prompt_seq}} as last committed."""
@@ -52,45 +52,49 @@ class Sessions(ABC):
     @abstractmethod
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None: ...
 
-    def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
-        """`put_state` and `put_meta` together (one round trip where the backend allows)."""
+    def put(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
+        """`put_state` and `put_meta` together (one round trip where the backend allows; joins `pipelined`)."""
         self.put_state(game_id, seq, blob)
         self.put_meta(game_id, meta)
 
-    def pipelined(self) -> AbstractContextManager[None]:
-        """A block whose writes (`put_game`, `schedule`, `schedule_unless_marked`) this thread sends together when
-        it ends: one round trip for everything a move hands on. Reads inside it are not affected."""
-        return nullcontext()
 
-    # --- per-chat and per-user UI state (open submenu, Matrix number → button data, …) -----------
+class UiState(ABC):
+    """Per-chat and per-user UI state (open submenu, Matrix number → button data, …)."""
+
     @abstractmethod
-    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+    def get(self, scope: str, key: str) -> dict[str, Any] | None:
         """`scope` is e.g. "chat" or "user"; `key` e.g. "telegram:123"."""
 
     @abstractmethod
-    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None: ...
+    def set(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None: ...
 
     @abstractmethod
-    def clear_ui(self, scope: str, key: str) -> None: ...
+    def clear(self, scope: str, key: str) -> None: ...
 
-    # --- ids of messages edited in place (board, panels, lobby) -----------------------------------
+
+class MessageIds(ABC):
+    """Ids of messages edited in place (board, panels, lobby)."""
+
     @abstractmethod
-    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None: ...
+    def get(self, platform: str, chat: str, ref: str) -> str | None: ...
 
-    def get_message_ids(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
+    def get_many(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
         """The ids of several messages, `(chat, ref)` each, in order (None where unknown)."""
-        return [self.get_message_id(platform, chat, ref) for chat, ref in keys]
+        return [self.get(platform, chat, ref) for chat, ref in keys]
 
     @abstractmethod
-    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None: ...
+    def set(self, platform: str, chat: str, ref: str, message_id: str) -> None: ...
 
     @abstractmethod
-    def forget_messages(self, platform: str) -> None:
+    def forget_platform(self, platform: str) -> None:
         """Drop every message id kept for `platform` (the benchmark's null platform, after a run)."""
 
-    # --- coordination ------------------------------------------------------------------------------
+
+class Locks(ABC):
+    """Locks held for a block, and leases held by a named holder until they lapse."""
+
     @abstractmethod
-    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> AbstractContextManager[None]:
+    def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> AbstractContextManager[None]:
         """A lock held at most `timeout` seconds (so a killed holder cannot block forever)."""
 
     @abstractmethod
@@ -106,50 +110,86 @@ class Sessions(ABC):
     def lease_holder(self, name: str) -> str | None:
         """Who holds lease `name` now (None: nobody)."""
 
-    @abstractmethod
-    def mark(self, key: str, ttl: float = 86400.0) -> bool:
-        """Set an idempotency key; True if it was not set before."""
+
+class Marks(ABC):
+    """Idempotency keys with a time to live."""
 
     @abstractmethod
-    def marked(self, key: str) -> bool: ...
+    def set(self, key: str, ttl: float = 86400.0) -> bool:
+        """Set the key; True if it was not set before."""
 
     @abstractmethod
-    def unmark(self, key: str) -> None: ...
+    def is_set(self, key: str) -> bool: ...
 
+    @abstractmethod
+    def clear(self, key: str) -> None: ...
+
+
+class RateBuckets(ABC):
     @abstractmethod
     def take(self, buckets: list[tuple[str, float]]) -> float:
-        """Rate limits: each bucket is (name, minimum interval in seconds). If every bucket allows a send now,
-        consume all and return 0; else consume nothing and return the seconds to wait."""
+        """Each bucket is (name, minimum interval in seconds). If every bucket allows a send now, consume all and
+        return 0; else consume nothing and return the seconds to wait."""
 
     @abstractmethod
     def penalize(self, bucket: str, seconds: float) -> None:
         """Block a bucket for `seconds` (the platform said 429 retry_after)."""
 
-    # --- work due later (a bot's pace, a delivery waiting for its rate) ---------------------------
+
+class Scheduler(ABC):
+    """Work due later (a bot's pace, a delivery waiting for its rate)."""
+
     @abstractmethod
     def schedule(self, member: str, due: float) -> None:
         """Keep `member` (an opaque text, e.g. a task and its arguments) until the time `due` (epoch seconds).
-        Scheduling the same member again moves it to the new time."""
+        Scheduling the same member again moves it to the new time. Joins `pipelined`."""
 
+    @abstractmethod
     def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
-        """`schedule(member, due)` only if `mark(key, ttl)` sets the key: requests that coalesce (one delivery
-        waiting per shard)."""
-        if self.mark(key, ttl):
-            self.schedule(member, due)
+        """`schedule(member, due)` only if setting the mark `key` (`Marks.set(key, ttl)`) succeeds: requests that
+        coalesce (one delivery waiting per shard). Joins `pipelined`."""
 
     @abstractmethod
-    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+    def claim(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         """Members due by `now` (at most `limit`), each leased until `now + lease`: if its claimer dies before
-        `release_due`, it is due again then. Returns (member, lease) pairs."""
+        `release`, it is due again then. Returns (member, lease) pairs."""
 
     @abstractmethod
-    def release_due(self, members: list[str], lease: float) -> None:
+    def release(self, members: list[str], lease: float) -> None:
         """Forget claimed members, except those scheduled anew since they were claimed with `lease`."""
 
     @abstractmethod
-    def scheduled(self) -> list[str]:
+    def members(self) -> list[str]:
         """Every member waiting, due or not (for cleaning up, e.g. the moves of stopped games)."""
 
     @abstractmethod
     def unschedule(self, members: list[str]) -> None:
         """Forget these members, due or not."""
+
+
+class Sessions:
+    """The sessions' parts, made together by `MemorySessions` (embedded default) or `RedisSessions` (shared by all
+    workers)."""
+
+    def __init__(
+        self,
+        games: GameCache,
+        ui: UiState,
+        messages: MessageIds,
+        locks: Locks,
+        marks: Marks,
+        rates: RateBuckets,
+        scheduler: Scheduler,
+    ) -> None:
+        self.games = games
+        self.ui = ui
+        self.messages = messages
+        self.locks = locks
+        self.marks = marks
+        self.rates = rates
+        self.scheduler = scheduler
+
+    def pipelined(self) -> AbstractContextManager[None]:
+        """A block whose writes (`games.put`, `scheduler.schedule`, `scheduler.schedule_unless_marked`) this thread
+        sends together when it ends: one round trip for everything a move hands on. Reads are not affected."""
+        return nullcontext()

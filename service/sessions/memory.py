@@ -1,4 +1,4 @@
-"""In-process sessions: the embedded default (no Redis); same interface and semantics as `RedisSessions`."""
+"""In-process sessions: the embedded default (no Redis); the same parts and semantics as `RedisSessions`."""
 
 from __future__ import annotations
 
@@ -9,22 +9,14 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from service.sessions.base import Sessions
+from service.sessions.base import GameCache, Locks, Marks, MessageIds, RateBuckets, Scheduler, Sessions, UiState
 
 
-class MemorySessions(Sessions):
+class MemoryGames(GameCache):
     def __init__(self) -> None:
-        self._mutex = threading.RLock()
         self._states: dict[int, tuple[int, bytes]] = {}
         self._meta: dict[int, dict[str, Any]] = {}
         self._epochs: dict[int, int] = {}
-        self._ui: dict[tuple[str, str], tuple[dict[str, Any], float | None]] = {}
-        self._message_ids: dict[tuple[str, str, str], str] = {}
-        self._locks: dict[str, threading.Lock] = {}
-        self._leases: dict[str, tuple[str, float]] = {}  # name → (holder, expiry on the monotonic clock)
-        self._marks: dict[str, float] = {}
-        self._tat: dict[str, float] = {}
-        self._due: dict[str, float] = {}
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         return self._states.get(game_id)
@@ -39,7 +31,7 @@ class MemorySessions(Sessions):
         for game_id in game_ids:
             self._epochs[game_id] = self._epochs.get(game_id, 0) + 1
 
-    def forget_game(self, game_id: int) -> None:
+    def forget(self, game_id: int) -> None:
         self._states.pop(game_id, None)
         self._meta.pop(game_id, None)
 
@@ -50,7 +42,12 @@ class MemorySessions(Sessions):
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         self._meta[game_id] = copy.deepcopy(meta)
 
-    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+
+class MemoryUi(UiState):
+    def __init__(self) -> None:
+        self._ui: dict[tuple[str, str], tuple[dict[str, Any], float | None]] = {}
+
+    def get(self, scope: str, key: str) -> dict[str, Any] | None:
         item = self._ui.get((scope, key))
         if item is None:
             return None
@@ -60,25 +57,38 @@ class MemorySessions(Sessions):
             return None
         return copy.deepcopy(value)
 
-    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
+    def set(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
         self._ui[(scope, key)] = (copy.deepcopy(value), time.monotonic() + ttl if ttl else None)
 
-    def clear_ui(self, scope: str, key: str) -> None:
+    def clear(self, scope: str, key: str) -> None:
         self._ui.pop((scope, key), None)
 
-    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None:
-        return self._message_ids.get((platform, chat, ref))
 
-    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
-        self._message_ids[(platform, chat, ref)] = message_id
+class MemoryMessageIds(MessageIds):
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._ids: dict[tuple[str, str, str], str] = {}
 
-    def forget_messages(self, platform: str) -> None:
+    def get(self, platform: str, chat: str, ref: str) -> str | None:
+        return self._ids.get((platform, chat, ref))
+
+    def set(self, platform: str, chat: str, ref: str, message_id: str) -> None:
+        self._ids[(platform, chat, ref)] = message_id
+
+    def forget_platform(self, platform: str) -> None:
         with self._mutex:
-            for key in [key for key in self._message_ids if key[0] == platform]:
-                del self._message_ids[key]
+            for key in [key for key in self._ids if key[0] == platform]:
+                del self._ids[key]
+
+
+class MemoryLocks(Locks):
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+        self._leases: dict[str, tuple[str, float]] = {}  # name → (holder, expiry on the monotonic clock)
 
     @contextmanager
-    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
+    def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
         with self._mutex:
             lock = self._locks.setdefault(name, threading.Lock())
         if not lock.acquire(timeout=wait):
@@ -107,7 +117,13 @@ class MemorySessions(Sessions):
             current = self._leases.get(name)
             return current[0] if current is not None and current[1] > time.monotonic() else None
 
-    def mark(self, key: str, ttl: float = 86400.0) -> bool:
+
+class MemoryMarks(Marks):
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._marks: dict[str, float] = {}
+
+    def set(self, key: str, ttl: float = 86400.0) -> bool:
         now = time.monotonic()
         with self._mutex:
             if self._marks.get(key, 0.0) > now:
@@ -115,11 +131,17 @@ class MemorySessions(Sessions):
             self._marks[key] = now + ttl
             return True
 
-    def marked(self, key: str) -> bool:
+    def is_set(self, key: str) -> bool:
         return self._marks.get(key, 0.0) > time.monotonic()
 
-    def unmark(self, key: str) -> None:
+    def clear(self, key: str) -> None:
         self._marks.pop(key, None)
+
+
+class MemoryRates(RateBuckets):
+    def __init__(self) -> None:
+        self._mutex = threading.Lock()
+        self._tat: dict[str, float] = {}
 
     def take(self, buckets: list[tuple[str, float]]) -> float:
         now = time.monotonic()
@@ -136,24 +158,35 @@ class MemorySessions(Sessions):
         with self._mutex:
             self._tat[bucket] = max(self._tat.get(bucket, now), now + seconds)
 
+
+class MemoryScheduler(Scheduler):
+    def __init__(self, marks: Marks) -> None:
+        self._marks = marks
+        self._mutex = threading.Lock()
+        self._due: dict[str, float] = {}
+
     def schedule(self, member: str, due: float) -> None:
         with self._mutex:
             self._due[member] = due
 
-    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+    def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
+        if self._marks.set(key, ttl):
+            self.schedule(member, due)
+
+    def claim(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         with self._mutex:
             due = sorted((at, member) for member, at in self._due.items() if at <= now)[:limit]
             for _, member in due:
                 self._due[member] = now + lease
             return [(member, now + lease) for _, member in due]
 
-    def release_due(self, members: list[str], lease: float) -> None:
+    def release(self, members: list[str], lease: float) -> None:
         with self._mutex:
             for member in members:
                 if self._due.get(member) == lease:
                     del self._due[member]
 
-    def scheduled(self) -> list[str]:
+    def members(self) -> list[str]:
         with self._mutex:
             return list(self._due)
 
@@ -161,3 +194,11 @@ class MemorySessions(Sessions):
         with self._mutex:
             for member in members:
                 self._due.pop(member, None)
+
+
+class MemorySessions(Sessions):
+    def __init__(self) -> None:
+        marks = MemoryMarks()
+        super().__init__(
+            MemoryGames(), MemoryUi(), MemoryMessageIds(), MemoryLocks(), marks, MemoryRates(), MemoryScheduler(marks)
+        )

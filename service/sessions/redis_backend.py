@@ -6,13 +6,23 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any
 
 import redis
 
 from service.sessions import round_trip
-from service.sessions.base import CACHE_FORMAT, Sessions
+from service.sessions.base import (
+    CACHE_FORMAT,
+    GameCache,
+    Locks,
+    Marks,
+    MessageIds,
+    RateBuckets,
+    Scheduler,
+    Sessions,
+    UiState,
+)
 
 P = "camelot:"
 STATE_TTL = 7 * 86400
@@ -66,6 +76,7 @@ end
 return 1
 """
 DUE_KEY = P + "due"
+MARK = P + "mark:"
 
 _SCHEDULE_UNLESS_MARKED = """
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2]) end
@@ -87,16 +98,37 @@ return 1
 """
 
 
-class RedisSessions(Sessions):
+class _Link:
+    """The client the parts share, and this thread's open `pipelined` block, whose writes go together."""
+
     def __init__(self, url: str) -> None:
         self.client = redis.Redis.from_url(url)
-        self._take = self.client.register_script(_TAKE)
-        self._penalize = self.client.register_script(_PENALIZE)
-        self._claim = self.client.register_script(_CLAIM)
-        self._release = self.client.register_script(_RELEASE)
-        self._lease = self.client.register_script(_LEASE)
-        self._drop_lease = self.client.register_script(_DROP_LEASE)
         self._local = threading.local()  # .batch: the commands of the open `pipelined` block
+
+    def write(self, *commands: round_trip.Command) -> None:
+        """Writes join the open `pipelined` block's round trip, else go to Redis in one of their own."""
+        batch: list[round_trip.Command] | None = getattr(self._local, "batch", None)
+        if batch is None:
+            round_trip.send(self.client, commands)
+        else:
+            batch.extend(commands)
+
+    @contextmanager
+    def pipelined(self) -> Iterator[None]:
+        if getattr(self._local, "batch", None) is not None:  # nested: the outer block sends
+            yield
+            return
+        self._local.batch = batch = []
+        try:
+            yield
+        finally:
+            self._local.batch = None
+        round_trip.send(self.client, batch)
+
+
+class RedisGames(GameCache):
+    def __init__(self, link: _Link) -> None:
+        self.link, self.client = link, link.client
 
     def get_state(self, game_id: int) -> tuple[int, bytes] | None:
         return _entry(self.client.get(f"{STATE}{game_id}"))
@@ -119,7 +151,7 @@ class RedisSessions(Sessions):
     def put_state(self, game_id: int, seq: int, blob: bytes) -> None:
         self.client.set(f"{STATE}{game_id}", str(seq).encode() + b":" + blob, ex=STATE_TTL)
 
-    def forget_game(self, game_id: int) -> None:
+    def forget(self, game_id: int) -> None:
         self.client.delete(f"{STATE}{game_id}", f"{META}{game_id}")
 
     def get_meta(self, game_id: int) -> dict[str, Any] | None:
@@ -128,55 +160,45 @@ class RedisSessions(Sessions):
     def put_meta(self, game_id: int, meta: dict[str, Any]) -> None:
         self.client.set(f"{META}{game_id}", json.dumps(meta), ex=STATE_TTL)
 
-    def put_game(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
-        self._write(
+    def put(self, game_id: int, seq: int, blob: bytes, meta: dict[str, Any]) -> None:
+        self.link.write(
             ("SET", f"{STATE}{game_id}", str(seq).encode() + b":" + blob, "EX", STATE_TTL),
             ("SET", f"{META}{game_id}", json.dumps(meta), "EX", STATE_TTL),
         )
 
-    def _write(self, *commands: round_trip.Command) -> None:
-        """Writes join the open `pipelined` block's round trip, else go to Redis in one of their own."""
-        batch: list[round_trip.Command] | None = getattr(self._local, "batch", None)
-        if batch is None:
-            round_trip.send(self.client, commands)
-        else:
-            batch.extend(commands)
 
-    @contextmanager
-    def pipelined(self) -> Iterator[None]:
-        if getattr(self._local, "batch", None) is not None:  # nested: the outer block sends
-            yield
-            return
-        self._local.batch = batch = []
-        try:
-            yield
-        finally:
-            self._local.batch = None
-        round_trip.send(self.client, batch)
+class RedisUi(UiState):
+    def __init__(self, link: _Link) -> None:
+        self.client = link.client
 
-    def get_ui(self, scope: str, key: str) -> dict[str, Any] | None:
+    def get(self, scope: str, key: str) -> dict[str, Any] | None:
         return _json_or_none(self.client.get(f"{UI}{scope}:{key}"))
 
-    def set_ui(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
+    def set(self, scope: str, key: str, value: dict[str, Any], ttl: float | None = None) -> None:
         self.client.set(f"{UI}{scope}:{key}", json.dumps(value), px=int(ttl * 1000) if ttl else STATE_TTL * 1000)
 
-    def clear_ui(self, scope: str, key: str) -> None:
+    def clear(self, scope: str, key: str) -> None:
         self.client.delete(f"{UI}{scope}:{key}")
 
-    def get_message_id(self, platform: str, chat: str, ref: str) -> str | None:
+
+class RedisMessageIds(MessageIds):
+    def __init__(self, link: _Link) -> None:
+        self.client = link.client
+
+    def get(self, platform: str, chat: str, ref: str) -> str | None:
         raw = self.client.get(f"{P}msg:{platform}:{chat}:{ref}")
         return raw.decode() if raw is not None else None
 
-    def get_message_ids(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
+    def get_many(self, platform: str, keys: list[tuple[str, str]]) -> list[str | None]:
         if not keys:
             return []
         raw = self.client.mget([f"{P}msg:{platform}:{chat}:{ref}" for chat, ref in keys])
         return [value.decode() if value is not None else None for value in raw]
 
-    def set_message_id(self, platform: str, chat: str, ref: str, message_id: str) -> None:
+    def set(self, platform: str, chat: str, ref: str, message_id: str) -> None:
         self.client.set(f"{P}msg:{platform}:{chat}:{ref}", message_id, ex=STATE_TTL)
 
-    def forget_messages(self, platform: str) -> None:
+    def forget_platform(self, platform: str) -> None:
         batch: list[bytes] = []
         for key in self.client.scan_iter(match=f"{P}msg:{platform}:*", count=1000):
             batch.append(key)
@@ -186,8 +208,15 @@ class RedisSessions(Sessions):
         if batch:
             self.client.unlink(*batch)
 
+
+class RedisLocks(Locks):
+    def __init__(self, link: _Link) -> None:
+        self.client = link.client
+        self._lease = self.client.register_script(_LEASE)
+        self._drop_lease = self.client.register_script(_DROP_LEASE)
+
     @contextmanager
-    def lock(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
+    def hold(self, name: str, timeout: float = 30.0, wait: float = 30.0) -> Iterator[None]:
         # not thread-local: a holder's token stays with its lock object, whichever thread releases it
         lock = self.client.lock(f"{P}lock:{name}", timeout=timeout, blocking_timeout=wait, thread_local=False)
         if not lock.acquire():
@@ -209,14 +238,25 @@ class RedisSessions(Sessions):
         raw = self.client.get(f"{P}lease:{name}")
         return raw.decode() if raw is not None else None
 
-    def mark(self, key: str, ttl: float = 86400.0) -> bool:
-        return bool(self.client.set(f"{P}mark:{key}", b"1", nx=True, px=int(ttl * 1000)))
 
-    def marked(self, key: str) -> bool:
-        return bool(self.client.exists(f"{P}mark:{key}"))
+class RedisMarks(Marks):
+    def __init__(self, link: _Link) -> None:
+        self.client = link.client
 
-    def unmark(self, key: str) -> None:
-        self.client.delete(f"{P}mark:{key}")
+    def set(self, key: str, ttl: float = 86400.0) -> bool:
+        return bool(self.client.set(f"{MARK}{key}", b"1", nx=True, px=int(ttl * 1000)))
+
+    def is_set(self, key: str) -> bool:
+        return bool(self.client.exists(f"{MARK}{key}"))
+
+    def clear(self, key: str) -> None:
+        self.client.delete(f"{MARK}{key}")
+
+
+class RedisRates(RateBuckets):
+    def __init__(self, link: _Link) -> None:
+        self._take = link.client.register_script(_TAKE)
+        self._penalize = link.client.register_script(_PENALIZE)
 
     def take(self, buckets: list[tuple[str, float]]) -> float:
         if not buckets:
@@ -227,28 +267,55 @@ class RedisSessions(Sessions):
     def penalize(self, bucket: str, seconds: float) -> None:
         self._penalize(keys=[f"{P}rate:{bucket}"], args=[repr(seconds)])
 
+
+class RedisScheduler(Scheduler):
+    def __init__(self, link: _Link) -> None:
+        self.link, self.client = link, link.client
+        self._claim = self.client.register_script(_CLAIM)
+        self._release = self.client.register_script(_RELEASE)
+
     def schedule(self, member: str, due: float) -> None:
-        self._write(("ZADD", DUE_KEY, repr(due), member))
+        self.link.write(("ZADD", DUE_KEY, repr(due), member))
 
     def schedule_unless_marked(self, key: str, ttl: float, member: str, due: float) -> None:
         # EVAL, not a registered script: a batch cannot load a script the server lacks
-        self._write(("EVAL", _SCHEDULE_UNLESS_MARKED, 2, f"{P}mark:{key}", DUE_KEY, int(ttl * 1000), member, repr(due)))
+        self.link.write(
+            ("EVAL", _SCHEDULE_UNLESS_MARKED, 2, f"{MARK}{key}", DUE_KEY, int(ttl * 1000), member, repr(due))
+        )
 
-    def claim_due(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
+    def claim(self, now: float, lease: float, limit: int) -> list[tuple[str, float]]:
         until = now + lease
         members = self._claim(keys=[DUE_KEY], args=[repr(now), repr(until), limit])
         return [(m.decode() if isinstance(m, bytes) else m, until) for m in members]
 
-    def release_due(self, members: list[str], lease: float) -> None:
+    def release(self, members: list[str], lease: float) -> None:
         if members:
             self._release(keys=[DUE_KEY], args=[repr(lease), *members])
 
-    def scheduled(self) -> list[str]:
+    def members(self) -> list[str]:
         return [m.decode() if isinstance(m, bytes) else m for m in self.client.zrange(DUE_KEY, 0, -1)]
 
     def unschedule(self, members: list[str]) -> None:
         if members:
             self.client.zrem(DUE_KEY, *members)
+
+
+class RedisSessions(Sessions):
+    def __init__(self, url: str) -> None:
+        self.link = link = _Link(url)
+        self.client = link.client
+        super().__init__(
+            RedisGames(link),
+            RedisUi(link),
+            RedisMessageIds(link),
+            RedisLocks(link),
+            RedisMarks(link),
+            RedisRates(link),
+            RedisScheduler(link),
+        )
+
+    def pipelined(self) -> AbstractContextManager[None]:
+        return self.link.pipelined()
 
 
 def _json_or_none(raw: bytes | None) -> Any:

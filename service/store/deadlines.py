@@ -77,14 +77,15 @@ def clear_game(s: Session, game_id: int) -> None:
 
 
 def due(s: Session, now: datetime, limit: int = 200) -> list[Deadline]:
-    """Rows due by `now`, locked for the caller's transaction. Two scans at once (a slow scan overlapping the next
-    tick in another worker, or a second beat by mistake) take different rows (`SKIP LOCKED`), so no reminder or
-    timeout is sent twice. (SQLite, a single process, has no row locks: the clause is left out there.)"""
+    """Rows due by `now` of games not paused, locked for the caller's transaction. Two scans at once (a slow scan
+    overlapping the next tick in another worker, or a second beat by mistake) take different rows (`SKIP LOCKED`),
+    so no reminder or timeout is sent twice. (SQLite, a single process, has no row locks: the clause is left out
+    there.)"""
     return list(
         s.scalars(
             select(Deadline)
             .join(GameRow, GameRow.id == Deadline.game_id)
-            .where(Deadline.next_at <= now, GameRow.status == "active")
+            .where(Deadline.next_at <= now, GameRow.status == "active", GameRow.paused_at.is_(None))
             .order_by(Deadline.next_at)
             .limit(limit)
             .with_for_update(skip_locked=True, of=Deadline)

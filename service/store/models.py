@@ -60,6 +60,7 @@ class User(Base):
     name: Mapped[str | None] = mapped_column(String(255))
     direct_chat: Mapped[str | None] = mapped_column(String(255))
     language: Mapped[str | None] = mapped_column(String(16))
+    away_until: Mapped[datetime | None] = mapped_column()  # on vacation until then (`service.play.away`)
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -71,6 +72,7 @@ class Chat(Base):
     platform_id: Mapped[str] = mapped_column(String(255))
     is_group: Mapped[bool] = mapped_column(Boolean, default=True)
     language: Mapped[str | None] = mapped_column(String(16))
+    quiet: Mapped[str | None] = mapped_column(String(64))  # quiet hours and zone: "23-08 Europe/Prague"
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -92,6 +94,9 @@ class GameRow(Base):
     silence: Mapped[bool] = mapped_column(Boolean, default=False)
     board_digest: Mapped[str | None] = mapped_column(String(64))  # of the board last queued: skip unchanged edits
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # bumped by every change of who plays a seat: a move computed from a cached table of another roster is not written
+    roster: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    paused_at: Mapped[datetime | None] = mapped_column()  # deadlines frozen since then (`service.play.pause`)
     created: Mapped[datetime] = mapped_column(default=utcnow)
     updated: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
@@ -99,7 +104,9 @@ class GameRow(Base):
 class Seat(Base):
     """One seat: a user or a bot ("random"/"heuristic"). `prompt_seq` is the seq the seat's open prompt began at:
     a button carrying another seq is stale. `prompt_sig` detects whether that prompt changed since. A user's seat
-    with `bot` set is played by that bot from then on (a tournament's autopilot at its round's deadline)."""
+    with `bot` set is played by that bot from then on (a tournament's autopilot at its round's deadline); `pilot`
+    says why the timeout autopilot plays a person's seat (left, idle, away, forced: `service.play.autopilot`), and
+    `timeouts` counts the seat's timeouts in a row."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
@@ -111,6 +118,8 @@ class Seat(Base):
     language: Mapped[str | None] = mapped_column(String(16))
     prompt_seq: Mapped[int | None] = mapped_column(Integer)
     prompt_sig: Mapped[str | None] = mapped_column(String(64))
+    pilot: Mapped[str | None] = mapped_column(String(16))
+    timeouts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class ActionRow(Base):
@@ -139,6 +148,24 @@ class Deadline(Base):
     due_at: Mapped[datetime] = mapped_column()
     next_at: Mapped[datetime] = mapped_column()  # the earlier of the next reminder and due_at
     reminders: Mapped[int] = mapped_column(Integer, default=0)
+    extended: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")  # seconds added for a vacation
+
+
+class GameEvent(Base):
+    """A change to a running game outside its moves (a seat left, taken over, handed to the autopilot or taken back;
+    a pause; an admin's change): the game's log beside its action log, each shown in the group when it happens."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (Index("ix_game_events_game", "game_id", "id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)  # the game's seq when it happened
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # whose seat it was (who left, who came)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # who did it (an admin), if not them
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class OutboxRow(Base):

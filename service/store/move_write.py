@@ -56,7 +56,9 @@ def params(
 ) -> dict[str, Any]:
     """The values of a move's write: the game's `GAME_COLUMNS`, the changed `seats`' `SEAT_COLUMNS`, the log entry
     (`action`: `ACTION_COLUMNS`), the outbox `rows` and the `deadlines` rows, and the defaults the statements bind."""
-    values: dict[str, Any] = {"game": game.id, "before": game.seq - 1, "now": utcnow(), **_defaults()}
+    values: dict[str, Any] = {
+        "game": game.id, "before": game.seq - 1, "roster": game.roster, "now": utcnow(), **_defaults()
+    }
     values.update((f"game_{key}", getattr(game, key)) for key in GAME_COLUMNS)
     values.update((f"action_{key}", action[key]) for key in ACTION_COLUMNS)
     for n, seat in enumerate(seats):
@@ -82,13 +84,15 @@ def json_params(rows: int) -> tuple[str, ...]:
 def statement(seats: int, rows: int, deadlines: int | None, conditional: bool) -> Executable:
     """The PostgreSQL statement writing a move with `seats` changed seats and `rows` outbox rows: the game row's
     update `g`, and every other write a CTE on it, so that nothing is written if it updated no row; it returns how
-    many it updated (0 or 1). `conditional`: only if the game is still active at the seq before the move.
+    many it updated (0 or 1). `conditional`: only if the game is still active at the seq before the move, with the
+    roster the move was computed for (`GameRow.roster`: no seat changed hands meanwhile).
     `deadlines` (with `conditional`): the rows for the open prompts of a game with people (None: none are written),
     left as `deadlines.set_for_game` leaves them: the seats without a prompt lose theirs, a changed prompt restarts
     its clock, an unchanged one runs on."""
     where = _GAMES.c.id == bindparam("game")
     if conditional:
         where &= (_GAMES.c.seq == bindparam("before", type_=Integer)) & (_GAMES.c.status == literal_column("'active'"))
+        where &= _GAMES.c.roster == bindparam("roster", type_=Integer)
     g = update_(_GAMES).where(where).values(_game_values()).returning(_GAMES.c.id).cte("g")
     game_id = select(g.c.id).scalar_subquery()
     ctes = [_insert(_ACTIONS, "a", [_action_values(g.c.id)], g)]

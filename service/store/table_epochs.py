@@ -44,7 +44,7 @@ def _mark(s: Session, game_ids: Iterable[int]) -> None:
 def _bump(s: Session) -> None:
     game_ids = s.info.pop(_PENDING, None)
     if game_ids:
-        get_sessions().bump_table_epochs(sorted(game_ids))
+        get_sessions().games.bump_table_epochs(sorted(game_ids))
 
 
 @event.listens_for(Session, "after_rollback")

@@ -298,19 +298,19 @@ class TelegramAdapter:
                 elif on:
                     info = await bot.get_chat(int(chat))
                     before = info.permissions.to_dict() if info.permissions else dict(_OPEN_DEFAULT)
-                    saved = self.sessions.get_ui("chat", key)
+                    saved = self.sessions.ui.get("chat", key)
                     if saved is None:  # a repeated "on" must not save the silenced permissions as the original
-                        self.sessions.set_ui("chat", key, before)
+                        self.sessions.ui.set("chat", key, before)
                     muted = {**before, **dict.fromkeys(_SEND_RIGHTS, False)}
                     await bot.set_chat_permissions(
                         int(chat), ChatPermissions(**muted), use_independent_chat_permissions=True
                     )
                 else:
-                    restored = self.sessions.get_ui("chat", key) or dict(_OPEN_DEFAULT)
+                    restored = self.sessions.ui.get("chat", key) or dict(_OPEN_DEFAULT)
                     await bot.set_chat_permissions(
                         int(chat), ChatPermissions(**restored), use_independent_chat_permissions=True
                     )
-                    self.sessions.clear_ui("chat", key)
+                    self.sessions.ui.clear("chat", key)
         except PermanentError as exc:
             if _no_rights(exc):
                 if on:
@@ -322,7 +322,7 @@ class TelegramAdapter:
 
     async def _explain_no_rights(self, chat: str) -> None:
         """Say once per group why the silence is not enforced and how to grant the right."""
-        if not self.sessions.mark(f"{PLATFORM}:{chat}:silence_explained", ttl=365 * 86400):
+        if not self.sessions.marks.set(f"{PLATFORM}:{chat}:silence_explained", ttl=365 * 86400):
             return
         text = i18n.t(get_settings().default_language, NO_RIGHTS_NOTICE)
         await self.send_text(chat, NO_RIGHTS_DEFAULT if text == NO_RIGHTS_NOTICE else text)
@@ -338,7 +338,7 @@ class TelegramAdapter:
 
     async def direct_chat(self, user: str) -> str | None:
         """In Telegram a user's direct chat has the user's id, usable once they opened the bot (deep link)."""
-        seen = self.sessions.get_ui("user", user_key(user))
+        seen = self.sessions.ui.get("user", user_key(user))
         return user if seen and seen.get("dm") else None
 
 

@@ -89,7 +89,7 @@ def remember_direct_chat(update: Update) -> None:
     """The user wrote to the bot privately, so the bot may now write to them (see TelegramAdapter.direct_chat)."""
     user = update.effective_user
     if user is not None:
-        get_sessions().set_ui("user", user_key(str(user.id)), {"dm": True})
+        get_sessions().ui.set("user", user_key(str(user.id)), {"dm": True})
 
 
 async def allowed(kind: str, update: Update) -> bool:
@@ -167,7 +167,7 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
         remember_direct_chat(update)
     if not await allowed("command", update):
         return
-    admin = name in ("abort", "start", "tournament") and await is_admin(update, context)
+    admin = name in dispatch.ADMIN_COMMANDS and await is_admin(update, context)
     command = inbound.command(update, name, tuple(context.args or ()), admin=admin)
     await backbone(context).submit(command)
     if name == "join" and command.is_group:

@@ -25,10 +25,10 @@ def follow(old: str, new: str, sessions: Sessions | None = None) -> int:
     with session_scope() as s:
         moved = move_chat(s, PLATFORM, old, new)
     sessions = sessions or get_sessions()
-    saved = sessions.get_ui("chat", permissions_key(old))
+    saved = sessions.ui.get("chat", permissions_key(old))
     if saved is not None:
-        if sessions.get_ui("chat", permissions_key(new)) is None:
-            sessions.set_ui("chat", permissions_key(new), saved)
-        sessions.clear_ui("chat", permissions_key(old))
+        if sessions.ui.get("chat", permissions_key(new)) is None:
+            sessions.ui.set("chat", permissions_key(new), saved)
+        sessions.ui.clear("chat", permissions_key(old))
     request_delivery(PLATFORM, new)
     return moved

@@ -21,7 +21,7 @@ BUTTON_DEFAULT = "Open the direct chat"
 
 def direct_chat_open(user: str) -> bool:
     """Has the user ever written to the bot privately (the gateway saw it, or the database knows the chat)?"""
-    seen = get_sessions().get_ui("user", user_key(user))
+    seen = get_sessions().ui.get("user", user_key(user))
     if seen and seen.get("dm"):
         return True
     with session_scope() as s:

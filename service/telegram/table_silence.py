@@ -37,13 +37,13 @@ async def apply(bot: Bot, sessions: Sessions, chat: str, on: bool, send_rights: 
     """Restrict (on) or restore (off) the table's seated people; BadRequest for want of the right to restrict."""
     group, _ = split(chat)
     key = silenced_key(PLATFORM, chat)
-    saved = sessions.get_ui("chat", key)
+    saved = sessions.ui.get("chat", key)
     people = saved["users"] if saved and not on else await asyncio.to_thread(_people, chat)
     info = await bot.get_chat(group)
     defaults = info.permissions.to_dict() if info.permissions else dict.fromkeys(send_rights, True)
     rights = {**defaults, **dict.fromkeys(send_rights, False)} if on else defaults
     if on:
-        sessions.set_ui("chat", key, {"users": people})
+        sessions.ui.set("chat", key, {"users": people})
     for user in people:
         try:
             await bot.restrict_chat_member(
@@ -54,4 +54,4 @@ async def apply(bot: Bot, sessions: Sessions, chat: str, on: bool, send_rights: 
                 raise
             log.info("table silence: member %s not %s: %s", user, "restricted" if on else "restored", exc)
     if not on:
-        sessions.clear_ui("chat", key)
+        sessions.ui.clear("chat", key)

@@ -1,7 +1,6 @@
-"""Contract tests of the compat modules (`workers/celery_compat.py`, `service/sessions/redis_compat.py`,
-`service/store/sqlalchemy_compat.py`): each holds what one of them assumes of an upstream library's internals, so it
-fails on a release that changes them. `pytest -m upstream_contract` runs them alone, e.g. in a non-blocking CI job
-after `pip install -U celery kombu redis SQLAlchemy` (see .ci/upstream-newest)."""
+"""Contract tests of the compat modules (`workers/celery_compat.py`, `service/store/sqlalchemy_compat.py`): each
+holds what one of them assumes of an upstream library's internals, so it fails on a release that changes them.
+`pytest -m upstream_contract` runs them alone; .ci/upstream-newest runs them against the newest releases."""
 
 from __future__ import annotations
 

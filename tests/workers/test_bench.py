@@ -80,7 +80,7 @@ def test_bench_moves_smoke(backbone_pg, monkeypatch, capsys):
     )
     with session_scope() as s:
         assert s.query(GameRow).count() == s.query(Chat).count() == s.query(OutboxRow).count() == 0
-    assert get_sessions().scheduled() == []  # neither the games' next moves nor their deliveries
+    assert get_sessions().scheduler.members() == []  # neither the games' next moves nor their deliveries
 
 
 def test_the_benchmark_gives_the_planner_statistics_of_the_tables_with_their_games(backbone_pg):

@@ -46,7 +46,7 @@ def test_identical_timed_tasks_both_run_but_a_chats_delivery_waits_once(broker):
 def test_a_claimer_that_died_before_publishing_is_replaced_after_the_lease(broker):
     queue.enqueue("play_bot", countdown=0.1, game_id=1, seat=0, seq=0)
     now = time.time() + 1.0
-    claimed = get_sessions().claim_due(now, due_tasks.LEASE, 10)  # a worker claims it, then is killed
+    claimed = get_sessions().scheduler.claim(now, due_tasks.LEASE, 10)  # a worker claims it, then is killed
     assert [json.loads(m)["task"] for m, _ in claimed] == ["play_bot"]
     assert due_tasks.release_due(now + 1.0) == 0
     assert due_tasks.release_due(now + due_tasks.LEASE + 0.1) == 1

@@ -11,7 +11,7 @@ QUEST = "black_knight"
 
 def rows(s: BoardState) -> tuple[list[str], list[list]]:
     """The white cards played and the black cards placed ([card, face_down, drawer])."""
-    return s.bk_white, s.bk_black
+    return s.black_knight_white, s.black_knight_black
 
 
 def black_value(card: str) -> int:

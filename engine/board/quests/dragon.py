@@ -10,7 +10,7 @@ QUEST = "dragon"
 
 
 def rows(s: BoardState) -> tuple[list[str], list[list]]:
-    return s.lance_white, s.lance_black  # the same spots as Lancelot's, on the quest's other side
+    return s.lancelot_white, s.lancelot_black  # the same spots as Lancelot's, on the quest's other side
 
 
 def black_value(card: str) -> int:
@@ -18,4 +18,4 @@ def black_value(card: str) -> int:
 
 
 def cleared(s: BoardState) -> None:
-    s.lance_stage = "done"
+    s.lancelot_stage = "done"

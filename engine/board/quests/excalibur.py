@@ -23,11 +23,11 @@ def act(s: BoardState, seat: int, action: Action, ev: Events) -> None:
 
 
 def move(s: BoardState, delta: int, by: int | None, ev: Events) -> None:
-    s.excal_pos += delta
-    ev.append(public("excalibur_moved", position=s.excal_pos, delta=delta))
-    if s.excal_pos >= cat.EXCALIBUR_WIN:
+    s.excalibur_position += delta
+    ev.append(public("excalibur_moved", position=s.excalibur_position, delta=delta))
+    if s.excalibur_position >= cat.EXCALIBUR_WIN:
         rewards.end_quest(s, "excalibur", True, by, ev)
-    elif s.excal_pos <= 0:
+    elif s.excalibur_position <= 0:
         rewards.end_quest(s, "excalibur", False, None, ev)
 
 
@@ -38,4 +38,4 @@ def black_card(s: BoardState, ev: Events) -> None:
 
 
 def clear(s: BoardState, quest: str) -> None:
-    s.excal_done = True
+    s.excalibur_done = True

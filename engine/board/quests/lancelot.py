@@ -15,7 +15,7 @@ QUEST = "lancelot"
 
 
 def rows(s: BoardState) -> tuple[list[str], list[list]]:
-    return s.lance_white, s.lance_black
+    return s.lancelot_white, s.lancelot_black
 
 
 def black_value(card: str) -> int:
@@ -23,7 +23,7 @@ def black_value(card: str) -> int:
 
 
 def cleared(s: BoardState) -> None:
-    s.lance_stage = "dragon"
+    s.lancelot_stage = "dragon"
 
 
 # --- Lancelot's Armor ----------------------------------------------------------------------------

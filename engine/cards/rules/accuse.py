@@ -23,8 +23,8 @@ def accuse(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
 
 def reveal(s: State, target: int, percival: bool, ev: list[Event]) -> None:
     """The accused's loyalty shown; Percival played against it places more swords."""
-    loyalty = s.revealed[target] = s.loy[target]
-    s.loy_public.add(target)
+    loyalty = s.revealed[target] = s.loyalty[target]
+    s.loyalty_public.add(target)
     count = PERCIVAL_SWORDS if percival else ACCUSE_SWORDS
     placed = table.place_swords(s, "white" if loyalty == TRAITOR else "black", count)
     s.accusations.append((s.current, target, loyalty, placed))

@@ -19,10 +19,10 @@ def end_check(s: State, after: str, ev: list[Event]) -> None:
         s.end_done = True
         newly = [t for t in range(s.n) if not s.revealed[t]]
         for t in newly:
-            s.revealed[t] = s.loy[t]
-            s.loy_public.add(t)
-        ev.append(public("final_reveal", loyalties=[[t, s.loy[t]] for t in newly]))
-        traitors = sum(1 for t in newly if s.loy[t] == TRAITOR)
+            s.revealed[t] = s.loyalty[t]
+            s.loyalty_public.add(t)
+        ev.append(public("final_reveal", loyalties=[[t, s.loyalty[t]] for t in newly]))
+        traitors = sum(1 for t in newly if s.loyalty[t] == TRAITOR)
         if traitors and s.expert and any(s.knights):
             s.end_flips, s.after = traitors, after
             table.open_window(s, "percival", table.order_from(s, s.current))
@@ -55,12 +55,12 @@ def game_over(s: State, winner: str | None, reason: str, ev: list[Event]) -> Non
         ev.append(public("silence_off", reason="end"))
     s.morgan1 = s.morgan2 = False
     if not s.solo:
-        s.revealed = s.loy[: s.n]  # every loyalty is public at the end: the cards held now
-        s.loy_public = set(range(s.n))
+        s.revealed = s.loyalty[: s.n]  # every loyalty is public at the end: the cards held now
+        s.loyalty_public = set(range(s.n))
     s.result = {
         "winner": winner,
         "reason": reason,
-        "loyalty": [LOYAL] if s.solo else s.loy[: s.n],
+        "loyalty": [LOYAL] if s.solo else s.loyalty[: s.n],
         "swords": {"white": s.white, "black": s.black},
         "turns": s.turn,
     }

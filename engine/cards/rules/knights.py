@@ -33,9 +33,9 @@ def galahad(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
     """The action `galahad:<seat>`: he sees that player's loyalty; it takes his turn."""
     target = args[0]
     _play(s, seat, "galahad", ev, target=target)
-    s.known[seat][target] = s.loy[target]
-    s.looks[seat].append((target, s.loy[target]))
-    ev.append(private("galahad_look", seat, target=target, loyalty=s.loy[target]))
+    s.known[seat][target] = s.loyalty[target]
+    s.looks[seat].append((target, s.loyalty[target]))
+    ev.append(private("galahad_look", seat, target=target, loyalty=s.loyalty[target]))
     table.next_turn(s, ev)
 
 
@@ -60,11 +60,9 @@ def pick(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
     """Gawain plays one drawn card into the resolution: a quest card joins its stack, a character acts."""
     hand, s.gawain_hand = s.gawain_hand, []
     masks, s.gawain_seen = s.gawain_seen, []
-    card = hand.pop(args[0])
-    masks.pop(args[0])
-    table.discard_hidden(s, hand, masks)
+    card = table.play_one(s, hand, masks, args[0])
     ev.append(public("gawain_card", seat=seat, card=card))
-    res, c = s.res, CARDS[card]
+    res, c = s.resolution, CARDS[card]
     if c.kind == "quest":
         res["stacks"].setdefault(c.quest, []).append(card)
     else:

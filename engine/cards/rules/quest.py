@@ -43,7 +43,7 @@ def start_resolution(s: State, seat: int, name: str, ev: list[Event]) -> None:
         resolve.remove_highest(stacks, s.token, res["removed"])
         s.token, s.token_by = None, -1
     res["totals"] = resolve.totals(stacks, chars)
-    s.res = res
+    s.resolution = res
     ev.append(public("quest_sorted", seat=seat, quest=name, stacks={q: list(c) for q, c in stacks.items()},
                      characters=list(chars), removed=list(res["removed"]), totals=dict(res["totals"])))
     if s.expert and any(s.knights):
@@ -53,7 +53,7 @@ def start_resolution(s: State, seat: int, name: str, ev: list[Event]) -> None:
 
 
 def finish_resolution(s: State, ev: list[Event]) -> None:
-    res = s.res
+    res = s.resolution
     result, swords = resolve.outcome(res)
     placed = [(q, color, table.place_swords(s, color, count)) for q, color, count in swords]
     main_total = res["totals"].get(res["main"], 0)
@@ -63,7 +63,7 @@ def finish_resolution(s: State, ev: list[Event]) -> None:
         s.discard += cards
     s.discard += res["chars"] + res["removed"]
     s.discard_seen += [PUBLIC] * (len(s.discard) - len(s.discard_seen))
-    s.res = None
+    s.resolution = None
     if "morgan_7" in res["chars"] and main_total >= resolve.TOO_LATE_MIN:
         end.game_over(s, "evil", "morgan_7", ev)
         return

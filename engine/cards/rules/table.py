@@ -92,6 +92,15 @@ def discard_hidden(s: State, cards: list[str], masks: list[int]) -> None:
     s.discard_seen += masks
 
 
+def play_one(s: State, hand: list[str], masks: list[int], index: int) -> str:
+    """The card a player plays out of a secret draw (a revealed Traitor's two, Gawain's three); the others go to
+    the discards face down, known only to whoever saw them."""
+    card = hand.pop(index)
+    masks.pop(index)
+    discard_hidden(s, hand, masks)
+    return card
+
+
 def open_window(s: State, phase: str, seats: list[int]) -> None:
     s.phase, s.window = phase, list(seats)
 

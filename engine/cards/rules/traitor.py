@@ -22,8 +22,6 @@ def place(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
     """The action `place:<i>`: the i-th drawn card face up, the other discarded face down."""
     hand, s.traitor_hand = s.traitor_hand, []
     masks, s.traitor_seen = s.traitor_seen, []
-    card = hand.pop(args[0])
-    masks.pop(args[0])
-    table.discard_hidden(s, hand, masks)
+    card = table.play_one(s, hand, masks, args[0])
     table.push(s, card, PUBLIC)
     characters.reveal(s, card, seat, "turn", ev)

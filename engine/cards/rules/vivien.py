@@ -25,13 +25,13 @@ def give(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
     n = s.n
     slots = {seat: n, args[0]: n + 1}
     touched = set(slots) | {n, n + 1}
-    s.loy_public -= touched
+    s.loyalty_public -= touched
     for known in s.known:
         for slot in touched:
             known.pop(slot, None)
     for who, slot in slots.items():
-        s.known[who][slot] = s.loy[slot]
-        ev.append(private("vivien_card", who, loyalty=s.loy[slot]))
+        s.known[who][slot] = s.loyalty[slot]
+        ev.append(private("vivien_card", who, loyalty=s.loyalty[slot]))
     s.vivien["slots"] = slots
     s.window = list(slots)
     s.phase = "vivien_keep"
@@ -43,8 +43,8 @@ def keep(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
 
 def swap(s: State, seat: int, args: tuple, ev: list[Event]) -> None:
     slot = s.vivien["slots"][seat]
-    s.loy[seat], s.loy[slot] = s.loy[slot], s.loy[seat]
-    s.known[seat][slot] = s.loy[slot]
+    s.loyalty[seat], s.loyalty[slot] = s.loyalty[slot], s.loyalty[seat]
+    s.known[seat][slot] = s.loyalty[slot]
     decided(s, seat, ev)
 
 

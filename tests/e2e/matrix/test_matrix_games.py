@@ -332,6 +332,29 @@ def _text(content: dict) -> str:
     return (content.get("m.new_content") or content).get("body", "")
 
 
+def _one_live_menu(player: Player, room: str) -> int:
+    """Replay the direct room as the player's client received it: questions (messages with numbered choices) come as
+    new messages, and never more than one message offers live choices at any moment (an answered question is edited
+    to drop its numbers). Returns how many questions came."""
+    live: set[str] = set()
+    questions = 0
+    for e in player.events[room]:
+        content = e.source.get("content", {})
+        rel = content.get("m.relates_to") or {}
+        edited = rel.get("rel_type") == "m.replace" and "m.new_content" in content
+        body = _text(content) if edited else getattr(e, "body", None)
+        if not isinstance(body, str):
+            continue
+        target = rel["event_id"] if edited else e.event_id
+        if _base(body) != body:
+            live.add(target)
+            questions += not edited
+        else:
+            live.discard(target)
+        assert len(live) <= 1, f"two live menus in {player.user_id}'s direct room: {body[:60]!r}"
+    return questions
+
+
 async def _check_rooms(group: str, players: list[Player], bot_id: str) -> dict:
     """Nothing lost, nothing repeated, nothing private in the group (or its edit history), DMs only to their owner."""
     rows = [r for (r,) in _db(select(OutboxRow).where(OutboxRow.platform == "matrix").order_by(OutboxRow.id))]
@@ -367,6 +390,7 @@ async def _check_rooms(group: str, players: list[Player], bot_id: str) -> dict:
         else:
             kinds = {e["type"] for e in mine}
             assert kinds == {"m.room.encrypted"}, kinds
+            stats[room]["questions"] = _one_live_menu(owner, room)
             members = await owner.client.joined_members(room)
             assert {m.user_id for m in members.members} == {bot_id, owner.user_id}
             others = [p for p in players if p is not owner]

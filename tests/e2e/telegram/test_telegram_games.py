@@ -141,6 +141,27 @@ def forge_taps(api: FakeBotApi, table: Table, game_id: int, group: Any) -> None:
     assert not [r.text for r in api.records(group.id)[since:] if r.text in refusals]  # the group hears nothing
 
 
+def questions_at_the_bottom(records: list[Any]) -> int:
+    """Replay what the bot did to the direct chats: questions (messages with choices) come as new messages, at the
+    bottom of their chat when sent, and never more than one message with live choices per person at any moment (the
+    answered question loses its buttons; the hand panel has none while a question is open). Returns how many."""
+    live: dict[int, set[int]] = {}
+    questions = 0
+    for r in records:
+        if r.chat_id <= 0 or r.message_id is None or r.action not in ("send", "edit"):
+            continue
+        chat = live.setdefault(r.chat_id, set())
+        choices = any("callback_data" in b for row in (r.markup or {}).get("inline_keyboard", []) for b in row)
+        if r.action == "send":
+            questions += choices
+        if choices:
+            chat.add(r.message_id)
+        else:
+            chat.discard(r.message_id)
+        assert len(chat) <= 1, f"two live sets of choices in chat {r.chat_id}: {sorted(chat)} at {r.text[:60]!r}"
+    return questions
+
+
 def play(
     api: FakeBotApi,
     stack: Stack,
@@ -234,6 +255,7 @@ def _play(
                 assert audit.private_text(seat, r.text), (
                     f"direct message to seat {seat} not its own: {r.text!r}; nearest: {audit.closest(seat, r.text)!r}"
                 )
+    assert questions_at_the_bottom(api.records()) > 0
     assert api.rejected == [], api.rejected
     assert api.throttled == [], [
         (t, [(round(r.at - t[3], 3), r.action, r.text[:30]) for r in api.records(t[1]) if abs(r.at - t[3]) < 1])

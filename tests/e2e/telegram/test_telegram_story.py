@@ -135,7 +135,7 @@ def _play_story(api: FakeBotApi, person: Any, kind: str, players: int, seed: int
     }
 
 
-def test_a_board_game_with_one_person_and_four_bots_tells_every_move(
+def test_telegram_board_game_of_one_person_and_four_bots_tells_every_move(
     stack: Stack, fake_api: FakeBotApi, transcripts: Any
 ) -> None:
     stats = play_story(fake_api, "board", 5, 7, transcripts)
@@ -143,7 +143,7 @@ def test_a_board_game_with_one_person_and_four_bots_tells_every_move(
     print("board game, one person and four bots, over Telegram:", stats)
 
 
-def test_a_card_game_with_one_person_and_three_bots_shows_every_threat_card(
+def test_telegram_card_game_of_one_person_and_three_bots_shows_every_threat_card(
     stack: Stack, fake_api: FakeBotApi, transcripts: Any
 ) -> None:
     stats = play_story(fake_api, "cards", 4, 45, transcripts)

@@ -49,11 +49,11 @@ def card_census(s: BoardState) -> Counter:
     """Every white, black and loyalty card wherever it is: decks, discards, hands, quests, pending frames, removed."""
     c: Counter = Counter()
     for pile in (s.white_deck, s.white_discard, s.black_deck, s.black_discard, s.removed, s.loyalty_unused,
-                 s.loyalty, s.bk_white, s.lance_white, s.grail_black):
+                 s.loyalty, s.black_knight_white, s.lancelot_white, s.grail_black):
         c.update(pile)
     for hand in s.hands:
         c.update(hand)
-    c.update(r[0] for r in s.bk_black + s.lance_black)
+    c.update(r[0] for r in s.black_knight_black + s.lancelot_black)
     c["grail"] += s.grail_white
     for war in cat.WARS:
         c.update(s.war_white[war])
@@ -79,8 +79,8 @@ def check_invariants(s: BoardState) -> None:
     assert all(0 <= life <= cat.MAX_LIFE for life in s.life)
     assert s.swords_white + s.swords_black <= cat.MAX_SWORDS
     assert 0 <= s.engines <= cat.MAX_ENGINES
-    assert 0 <= s.excal_pos <= cat.EXCALIBUR_WIN
-    assert len(s.bk_white) <= 4 and len(s.bk_black) <= 4 and len(s.lance_black) <= 5
+    assert 0 <= s.excalibur_position <= cat.EXCALIBUR_WIN
+    assert len(s.black_knight_white) <= 4 and len(s.black_knight_black) <= 4 and len(s.lancelot_black) <= 5
     assert s.grail_white + len(s.grail_black) <= cat.GRAIL_SPOTS
     for i in range(s.n):
         if not s.alive[i] or s.revealed[i]:

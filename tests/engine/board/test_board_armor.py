@@ -81,7 +81,7 @@ def test_morgans_chain_of_three_black_cards_is_not_drawn_with_the_armor() -> Non
     play(state, 0, "evil:black", "armor:1")
     for seat in range(3):
         play(state, seat, "pass")
-    assert state.grail_black == ["despair"] and state.war_black["picts"] == ["picts"] and state.excal_pos == 4
+    assert state.grail_black == ["despair"] and state.war_black["picts"] == ["picts"] and state.excalibur_position == 4
     assert asked(state) == [(0, "heroic")]
 
 

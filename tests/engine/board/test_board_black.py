@@ -69,8 +69,8 @@ def test_face_down_black_knight_hides_value_and_compensates_with_a_white_card() 
 
 
 def test_black_card_of_a_finished_quest_adds_a_siege_engine() -> None:
-    for card, board in (("despair", {"grail_done": True}), ("excalibur", {"excal_done": True}),
-                        ("lancelot_3", {"lance_stage": "done"}), ("dark_forest", {"grail_done": True})):
+    for card, board in (("despair", {"grail_done": True}), ("excalibur", {"excalibur_done": True}),
+                        ("lancelot_3", {"lancelot_stage": "done"}), ("dark_forest", {"grail_done": True})):
         state = table(3, black=[card], board=board)
         play(state, 0, "evil:black")
         if asked(state)[0][1] == "window":
@@ -79,7 +79,7 @@ def test_black_card_of_a_finished_quest_adds_a_siege_engine() -> None:
 
 
 def test_lancelot_cards_go_to_the_dragon_after_lancelot() -> None:
-    state = table(3, black=["lancelot_5"], board={"lance_stage": "dragon"})
+    state = table(3, black=["lancelot_5"], board={"lancelot_stage": "dragon"})
     play(state, 0, "evil:black", "face:up")
     assert GAME.view(state, None)["quests"]["dragon"]["black"] == ["lancelot_5"]
 
@@ -126,18 +126,18 @@ def test_dark_forest_blocks_grail_cards_until_another_quest_is_won() -> None:
     play(state, 0, "evil:siege")
     assert "grail" not in codes(state, 0)
     board = {"loc": ["black_knight", "camelot", "camelot"], "dark_forest": True,
-             "bk_white": [F1, F1, F2], "bk_black": [["black_knight_1", False, 1]]}
+             "black_knight_white": [F1, F1, F2], "black_knight_black": [["black_knight_1", False, 1]]}
     state = table(3, hands=[[F2], [], []], board=board)
     play(state, 0, "evil:siege", "fight:2")
     assert not state.dark_forest and "dark_forest" in state.black_discard
 
 
 def test_guinevere_sends_everyone_home_and_ends_the_turn() -> None:
-    board = {"loc": ["black_knight", "grail", "camelot"], "bk_white": [F1]}
+    board = {"loc": ["black_knight", "grail", "camelot"], "black_knight_white": [F1]}
     state = table(3, black=["guinevere"], board=board)
     play(state, 0, "evil:black")
     _pass_all(state)
-    assert state.loc == ["camelot"] * 3 and state.bk_white == [] and asked(state) == [(1, "evil")]
+    assert state.loc == ["camelot"] * 3 and state.black_knight_white == [] and asked(state) == [(1, "evil")]
 
 
 def test_mists_of_avalon_add_a_black_sword_to_every_lost_quest() -> None:

@@ -125,7 +125,7 @@ def test_bots_and_the_timeout_answer_the_armors_choice_and_the_ladys_deal() -> N
     assert TRAITOR.choose(GAME, state, 0, random.Random(0)).encode() == "armor:0"
     assert GAME.timeout_action(state, 0).encode() == "armor:1"
     assert RandomBot().choose(GAME, state, 0, random.Random(0)) in GAME.legal_actions(state, 0)
-    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    board = {"excalibur_position": 9, "loc": ["camelot", "excalibur", "excalibur"]}
     state = table(3, hands=[["lady_of_the_lake"], ["fight_1", "fight_2", "fight_3"], []], board=board)
     play(state, 0, "evil:siege", "play:lady_of_the_lake")
     play(state, 1, *["give:1"] * 7)

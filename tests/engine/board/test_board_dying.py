@@ -99,10 +99,10 @@ def test_a_knight_the_grail_saves_as_the_twelfth_sword_lands_lives_to_count_the_
 
 def _lady_at_zero(relics: list[list[str]]) -> object:
     """Seat 0 at 1 life draws at the Round Table, sacrifices his last life and wins Excalibur with the Lady."""
-    board = {"life": [1, 4, 4], "excal_pos": 9, "relics": relics}
+    board = {"life": [1, 4, 4], "excalibur_position": 9, "relics": relics}
     state = table(3, loyalty=["loyal"] * 3, hands=[["lady_of_the_lake"], [F1], [F2]], board=board)
     play(state, 0, "evil:siege", "draw", "sacrifice", "play:lady_of_the_lake")
-    assert state.excal_done and state.life[0] == 0 and not any("excalibur" in r for r in state.relics)
+    assert state.excalibur_done and state.life[0] == 0 and not any("excalibur" in r for r in state.relics)
     return state
 
 

@@ -10,7 +10,7 @@ F1, F2, F3, F4, F5 = "fight_1", "fight_2", "fight_3", "fight_4", "fight_5"
 def test_lancelot_fight_fourteen_against_eleven_with_four_face_down_cards() -> None:
     """Dutch rulebook p. 14: the 5th black card ends the quest; 3+1+1+5+1 = 11 against 4+5+5 = 14: the knight wins."""
     black = [["lancelot_3", True, 0], ["lancelot_1", True, 2], ["lancelot_1", True, 0], ["lancelot_5", True, 2]]
-    board = {"loc": ["camelot", "lancelot", "camelot"], "lance_white": [F4, F5, F5], "lance_black": black}
+    board = {"loc": ["camelot", "lancelot", "camelot"], "lancelot_white": [F4, F5, F5], "lancelot_black": black}
     state = table(3, knights=["gawain", "palamedes", "galahad"], board=board, black=["lancelot_1"])
     assert GAME.view(state, 1)["quests"]["lancelot"]["black"] == ["hidden"] * 4
     events = play(state, 0, "evil:black", "face:up")
@@ -18,7 +18,7 @@ def test_lancelot_fight_fourteen_against_eleven_with_four_face_down_cards() -> N
     assert (fight.data["white"], fight.data["black"], fight.data["won"]) == (14, 11, True)
     revealed = next(e for e in events if e.kind == "black_revealed")
     assert sorted(revealed.data["cards"]) == ["lancelot_1"] * 3 + ["lancelot_3", "lancelot_5"]
-    assert state.relics[1] == ["armor"] and state.swords_white == 1 and state.lance_stage == "dragon"
+    assert state.relics[1] == ["armor"] and state.swords_white == 1 and state.lancelot_stage == "dragon"
     check_invariants(state)
 
 
@@ -58,7 +58,7 @@ def test_four_white_seven_black_then_heroism_is_too_late() -> None:
     """Dutch FAQ: the game ended when the 7th black sword landed; a later Grail win with Heroism changes nothing."""
     board = {"swords_white": 4, "swords_black": 6, "grail_white": 6, "heroism": "grail",
              "loc": ["grail", "camelot", "camelot"],
-             "bk_black": [["black_knight_1", False, 1], ["black_knight_1", False, 1], ["black_knight_1", False, 1]]}
+             "black_knight_black": [["black_knight_1", False, 1]] * 3}
     state = table(3, loyalty=["loyal"] * 3, hands=[["grail"], [], []], board=board, black=["black_knight_1"])
     play(state, 0, "evil:black", "face:up")  # 4th Black Knight card, nobody there: the 7th black sword
     result = GAME.result(state)

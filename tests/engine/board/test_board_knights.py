@@ -60,8 +60,9 @@ def test_gawain_draws_three_at_the_round_table() -> None:
 
 
 def test_kay_adds_a_card_after_the_reveal_even_out_of_turn() -> None:
-    board = {"loc": ["camelot", "black_knight", "camelot"], "bk_white": [F2, F2, F3],
-             "bk_black": [["black_knight_3", False, 0], ["black_knight_3", False, 0], ["black_knight_1", False, 2]]}
+    board = {"loc": ["camelot", "black_knight", "camelot"], "black_knight_white": [F2, F2, F3],
+             "black_knight_black": [["black_knight_3", False, 0], ["black_knight_3", False, 0],
+                                    ["black_knight_1", False, 2]]}
     hands = [[], [F1, F4], []]
     state = table(3, knights=["gawain", "kay", "galahad"], hands=hands, board=board, black=["black_knight_1"])
     play(state, 0, "evil:black", "face:up")  # 4th black card ends the fight: 7 vs 8...

@@ -55,8 +55,8 @@ def test_a_messenger_tells_the_giver_and_an_unseen_discard_forgets_one_of_each_k
 
 
 def test_cards_taken_from_a_face_up_split_are_known_to_all_until_played() -> None:
-    board = {"loc": ["dragon", "dragon", "camelot"], "lance_stage": "dragon",
-             "lance_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
+    board = {"loc": ["dragon", "dragon", "camelot"], "lancelot_stage": "dragon",
+             "lancelot_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
     state = table(3, hands=[[F3], [], []], board=board, white=[F1, F1, F2, F2, F3, F4, F5])
     play(state, 0, "evil:siege", "fight:3")
     play(state, 0, *["give:1"] * 7)

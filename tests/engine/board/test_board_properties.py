@@ -287,3 +287,18 @@ def test_a_state_cached_before_known_hands_existed_still_loads() -> None:
     loaded = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     assert loaded.known == [[[] for _ in range(4)] for _ in range(4)]
     check_invariants(loaded)
+
+
+def test_a_state_cached_before_the_fields_full_names_still_loads() -> None:
+    """Issue 22 named the quests' fields in full (`lancelot_white`, not `lance_white`): a state the service pickled
+    with the short names loads under the new ones."""
+    from engine.board.state import RENAMED, BoardState
+
+    state = GAME.new_game({"players": 4}, 5)
+    state.excalibur_position, state.lancelot_stage = 7, "dragon"
+    _, _, (_, fields), *_ = state.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    short = {name: old for old, name in RENAMED.items()}
+    assert set(short) <= set(fields)
+    old = BoardState.__new__(BoardState)
+    old.__setstate__((None, {short.get(f, f): v for f, v in fields.items()}))
+    assert old.excalibur_position == 7 and old.lancelot_stage == "dragon" and GAME.digest(old) == GAME.digest(state)

@@ -19,11 +19,11 @@ def test_solo_quest_takes_one_knight_at_a_time() -> None:
 
 
 def test_leaving_a_solo_quest_discards_its_white_cards_but_not_black() -> None:
-    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F1, F1],
-             "bk_black": [["black_knight_3", False, 1]]}
+    board = {"loc": ["black_knight", "camelot", "camelot"], "black_knight_white": [F1, F1],
+             "black_knight_black": [["black_knight_3", False, 1]]}
     state = table(3, board=board)
     play(state, 0, "evil:siege", "move:camelot")
-    assert state.bk_white == [] and state.bk_black == [["black_knight_3", False, 1]]
+    assert state.black_knight_white == [] and state.black_knight_black == [["black_knight_3", False, 1]]
     assert state.white_discard == [F1, F1]
 
 
@@ -36,8 +36,8 @@ def test_leaving_a_solo_quest_discards_its_white_cards_but_not_black() -> None:
 ])
 def test_fight_cards_must_keep_the_pattern_completable(quest, played, ok, bad) -> None:
     hand = [F1, F2, F3, F4, F5]
-    board = {"loc": [quest, "camelot", "camelot"], "lance_stage": "dragon" if quest == "dragon" else "lancelot"}
-    board["bk_white" if quest == "black_knight" else "lance_white"] = list(played)
+    board = {"loc": [quest, "camelot", "camelot"], "lancelot_stage": "dragon" if quest == "dragon" else "lancelot"}
+    board["black_knight_white" if quest == "black_knight" else "lancelot_white"] = list(played)
     state = table(3, hands=[hand, [], []], board=board)
     play(state, 0, "evil:siege")
     legal = codes(state, 0)
@@ -48,71 +48,74 @@ def test_fight_cards_must_keep_the_pattern_completable(quest, played, ok, bad) -
 
 
 def test_black_knight_won_gives_life_three_cards_and_a_white_sword() -> None:
-    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F5, F5, F4],
-             "bk_black": [["black_knight_3", True, 2], ["black_knight_1", False, 1]]}
+    board = {"loc": ["black_knight", "camelot", "camelot"], "black_knight_white": [F5, F5, F4],
+             "black_knight_black": [["black_knight_3", True, 2], ["black_knight_1", False, 1]]}
     state = table(3, hands=[[F4], [], []], board=board, white=["grail", "grail", F1])
     play(state, 0, "evil:siege", "fight:4")
     assert state.swords_white == 1 and state.life[0] == 5 and sorted(state.hands[0]) == [F1, "grail", "grail"]
-    assert state.loc[0] == "camelot" and state.bk_white == [] and state.bk_black == []
+    assert state.loc[0] == "camelot" and state.black_knight_white == [] and state.black_knight_black == []
     check_invariants(state)
 
 
 def test_fight_ties_go_to_evil() -> None:
-    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F1, F1, F2],
-             "bk_black": [["black_knight_5", False, 1]]}
+    board = {"loc": ["black_knight", "camelot", "camelot"], "black_knight_white": [F1, F1, F2],
+             "black_knight_black": [["black_knight_5", False, 1]]}
     state = table(3, hands=[[F2], [], []], board=board)
     play(state, 0, "evil:siege", "fight:2")  # 6 vs 5: won
     assert state.swords_white == 1
-    board["bk_black"] = [["black_knight_3", False, 1], ["black_knight_3", False, 1]]
+    board["black_knight_black"] = [["black_knight_3", False, 1], ["black_knight_3", False, 1]]
     state = table(3, hands=[[F2], [], []], board=board)
     play(state, 0, "evil:siege", "fight:2")  # 6 vs 6: lost
     assert state.swords_black == 1 and state.life[0] == 3
 
 
 def test_excalibur_holder_adds_one_to_his_fights() -> None:
-    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F1, F1, F2], "relics": [["excalibur"], [], []],
-             "bk_black": [["black_knight_3", False, 1], ["black_knight_3", False, 1]]}
+    board = {"loc": ["black_knight", "camelot", "camelot"], "black_knight_white": [F1, F1, F2],
+             "relics": [["excalibur"], [], []],
+             "black_knight_black": [["black_knight_3", False, 1], ["black_knight_3", False, 1]]}
     state = table(3, hands=[[F2], [], []], board=board)
     play(state, 0, "evil:siege", "fight:2")  # 6 + 1 vs 6
     assert state.swords_white == 1
 
 
 def test_lancelot_won_gives_the_armor_and_flips_to_the_dragon() -> None:
-    board = {"loc": ["lancelot", "camelot", "camelot"], "lance_white": [F5, F5, F5, F4]}
+    board = {"loc": ["lancelot", "camelot", "camelot"], "lancelot_white": [F5, F5, F5, F4]}
     state = table(3, hands=[[F4], [], []], board=board)
     play(state, 0, "evil:siege", "fight:4")
-    assert state.relics[0] == ["armor"] and state.lance_stage == "dragon" and len(state.hands[0]) == 4
+    assert state.relics[0] == ["armor"] and state.lancelot_stage == "dragon" and len(state.hands[0]) == 4
     play(state, 0, "end")
     play(state, 1, "evil:siege")
     assert "move:dragon" in codes(state, 1) and "move:lancelot" not in codes(state, 1)
 
 
 def test_dragon_won_shares_seven_cards_by_agreement() -> None:
-    board = {"loc": ["dragon", "dragon", "camelot"], "lance_stage": "dragon",
-             "lance_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
+    board = {"loc": ["dragon", "dragon", "camelot"], "lancelot_stage": "dragon",
+             "lancelot_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
     state = table(3, hands=[[F3], [], []], board=board)
     play(state, 0, "evil:siege", "fight:3")
     assert state.swords_white == 2 and state.life[:2] == [6, 6]  # +2 each; Palamedes' extra life is capped at 6
     assert asked(state) == [(0, "split")] and len(GAME.view(state, None)["table"]) == 7
     play(state, 0, *["give:1"] * 7)
     play(state, 1, "accept")
-    assert len(state.hands[1]) == 7 and state.lance_stage == "done"
+    assert len(state.hands[1]) == 7 and state.lancelot_stage == "done"
 
 
 def test_excalibur_track_moves_with_discards_and_black_cards() -> None:
-    state = table(3, hands=[["grail"], [], []], board={"loc": ["excalibur"] * 3, "excal_pos": 9}, black=["excalibur"])
+    state = table(3, hands=[["grail"], [], []], board={"loc": ["excalibur"] * 3, "excalibur_position": 9},
+                  black=["excalibur"])
     play(state, 0, "evil:black")
-    assert state.excal_pos == 8
-    state = table(3, hands=[["grail", F1], [], []], board={"loc": ["excalibur", "camelot", "camelot"], "excal_pos": 9})
+    assert state.excalibur_position == 8
+    state = table(3, hands=[["grail", F1], [], []],
+                  board={"loc": ["excalibur", "camelot", "camelot"], "excalibur_position": 9})
     play(state, 0, "evil:siege", "excal:grail")
-    assert state.excal_done and state.relics[0] == ["excalibur"] and state.swords_white == 2 and state.life[0] == 5
+    assert state.excalibur_done and state.relics[0] == ["excalibur"] and state.swords_white == 2 and state.life[0] == 5
     assert len(state.hands[0]) == 1 + 7  # the only knight present takes the 7 cards privately
 
 
 def test_excalibur_lost_at_the_evil_end() -> None:
-    state = table(3, board={"loc": ["excalibur", "camelot", "camelot"], "excal_pos": 1}, black=["excalibur"])
+    state = table(3, board={"loc": ["excalibur", "camelot", "camelot"], "excalibur_position": 1}, black=["excalibur"])
     play(state, 0, "evil:black")
-    assert state.excal_done and state.swords_black == 2 and state.life[0] == 3
+    assert state.excalibur_done and state.swords_black == 2 and state.life[0] == 3
 
 
 def test_grail_cards_fill_from_the_relic_and_cleanse_a_full_quest() -> None:

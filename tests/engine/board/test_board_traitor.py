@@ -38,11 +38,11 @@ def test_false_accusation_flips_a_white_sword_and_clears_the_accused() -> None:
 
 def test_unmasked_traitor_loses_his_cards_and_relics_and_adds_a_white_sword() -> None:
     board = {"engines": 6, "relics": [[], [], ["excalibur", "grail", "armor"]],
-             "loc": ["camelot", "camelot", "lancelot"], "lance_white": [F1]}
+             "loc": ["camelot", "camelot", "lancelot"], "lancelot_white": [F1]}
     state = table(3, loyalty=TRAITOR_AT_2, hands=[[], [], [F2, "merlin"]], board=board)
     play(state, 0, "evil:life", "accuse:2")
     assert state.revealed[2] and state.swords_white == 1 and state.hands[2] == []
-    assert state.relics[2] == ["armor"] and state.lance_white == []
+    assert state.relics[2] == ["armor"] and state.lancelot_white == []
     assert GAME.view(state, None)["seats"][2]["loyalty"] == "traitor"
     check_invariants(state)
 
@@ -250,10 +250,11 @@ def test_fate_unmasking_while_others_decide_in_his_own_turn_lets_them_go_on_with
 
 
 def test_fate_unmasking_during_his_own_quest_discards_the_cards_he_played_there() -> None:
-    board = {"loc": ["black_knight", "camelot", "camelot"], "bk_white": [F2], "bk_black": [["black_knight_3", True, 1]]}
+    board = {"loc": ["black_knight", "camelot", "camelot"], "black_knight_white": [F2],
+             "black_knight_black": [["black_knight_3", True, 1]]}
     state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["fate", F2], [F1], [F3]], board=board)
     _unmask(state, 0)  # in his Evil phase, before choosing
-    assert state.bk_white == [] and state.bk_black == [["black_knight_3", True, 1]]
+    assert state.black_knight_white == [] and state.black_knight_black == [["black_knight_3", True, 1]]
     assert GAME.view(state, None)["quests"]["black_knight"]["knights"] == []
     assert state.white_discard.count(F2) == 2 and asked(state) == [(1, "discard"), (2, "discard")]
     play(state, 1, "discard:fight_1")
@@ -278,8 +279,8 @@ def test_fate_unmasking_is_refused_to_a_loyal_knight_a_traitor_without_fate_and_
 
 
 def test_fate_unmasking_mid_split_hands_the_proposal_to_the_next_knight() -> None:
-    board = {"loc": ["dragon", "dragon", "camelot"], "lance_stage": "dragon",
-             "lance_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
+    board = {"loc": ["dragon", "dragon", "camelot"], "lancelot_stage": "dragon",
+             "lancelot_white": [F5, F5, F5, F4, F4, F4, F3, F3]}
     state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[[F3, "fate"], [], []], board=board)
     play(state, 0, "evil:siege", "fight:3")
     assert asked(state) == [(0, "split")]

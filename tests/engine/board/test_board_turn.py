@@ -183,7 +183,7 @@ def test_all_loyal_dead_loses_even_with_white_swords() -> None:
 
 def test_twelfth_sword_ends_the_game_and_the_majority_wins() -> None:
     board = {"swords_white": 8, "swords_black": 3, "loc": ["black_knight", "camelot", "camelot"],
-             "bk_white": [F2, F2, F3], "bk_black": [["black_knight_1", False, 1]]}
+             "black_knight_white": [F2, F2, F3], "black_knight_black": [["black_knight_1", False, 1]]}
     state = table(3, loyalty=["loyal", "loyal", "loyal"], hands=[[F3], [], []], board=board)
     play(state, 0, "evil:siege", "fight:3")
     result = GAME.result(state)

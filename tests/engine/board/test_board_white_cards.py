@@ -9,13 +9,13 @@ F1, F2, F3 = "fight_1", "fight_2", "fight_3"
 
 def test_merlin_removes_a_siege_engine_a_figure_or_the_last_black_fight_card() -> None:
     board = {"engines": 3, "war_black": {"picts": ["picts", "mercenaries"], "saxons": []},
-             "bk_black": [["black_knight_1", False, 1], ["black_knight_7", True, 2]]}
+             "black_knight_black": [["black_knight_1", False, 1], ["black_knight_7", True, 2]]}
     state = table(3, hands=[["merlin", "merlin", "merlin"], [], []], board=board)
     play(state, 0, "evil:life")
     assert {"play:merlin.engine", "play:merlin.picts", "play:merlin.black_knight"} <= set(codes(state, 0))
     assert "play:merlin.saxons" not in codes(state, 0) and "play:merlin.excalibur" not in codes(state, 0)
     play(state, 0, "play:merlin.black_knight")
-    assert state.bk_black == [["black_knight_1", False, 1]] and "black_knight_7" in state.black_discard
+    assert state.black_knight_black == [["black_knight_1", False, 1]] and "black_knight_7" in state.black_discard
     assert not any(c.startswith("play:") for c in codes(state, 0))  # one special card per turn
     check_invariants(state)
 
@@ -85,13 +85,13 @@ def test_reinforcements_four_cards_or_one_for_each_other_knight() -> None:
 
 
 def test_lady_of_the_lake_moves_excalibur_or_heals_two() -> None:
-    state = table(3, hands=[["lady_of_the_lake"], [], []], board={"excal_pos": 9, "loc": ["camelot", "excalibur",
-                                                                                         "camelot"]})
+    state = table(3, hands=[["lady_of_the_lake"], [], []],
+                  board={"excalibur_position": 9, "loc": ["camelot", "excalibur", "camelot"]})
     play(state, 0, "evil:siege", "play:lady_of_the_lake")
-    assert state.excal_done and state.relics[0] == ["excalibur"]  # the player gets Excalibur...
+    assert state.excalibur_done and state.relics[0] == ["excalibur"]  # the player gets Excalibur...
     assert state.life[0] == 4 and state.life[1] == 5 + 1  # ...only knights present get life (Palamedes +1)
     assert len(state.hands[1]) == 7
-    state = table(3, hands=[["lady_of_the_lake"], [], []], board={"excal_done": True, "life": [3, 4, 4]})
+    state = table(3, hands=[["lady_of_the_lake"], [], []], board={"excalibur_done": True, "life": [3, 4, 4]})
     play(state, 0, "evil:siege", "play:lady_of_the_lake")
     assert state.life[0] == 5
 
@@ -117,7 +117,7 @@ def test_after_a_lady_of_the_lake_win_without_agreement_her_player_chooses_who_i
     """B-QUEST (issue 21, also from the rulebooks): seed 002 FAQ (Lady of the Lake), "Indien geen overeenstemming kan
     worden bereikt tijdens het verdelen, worden de kaarten willekeurig verdeeld onder de ridders die aanwezig waren op
     de queeste, te beginnen met de ridder die gekozen wordt door de ridder van de Lady of the Lake"."""
-    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    board = {"excalibur_position": 9, "loc": ["camelot", "excalibur", "excalibur"]}
     state = table(3, hands=[["lady_of_the_lake"], [], []], board=board)
     play(state, 0, "evil:siege", "play:lady_of_the_lake")
     assert state.relics[0] == ["excalibur"] and asked(state) == [(1, "split")]  # the first knight present proposes
@@ -141,7 +141,7 @@ def test_a_refused_split_without_the_lady_is_dealt_from_the_proposer_at_once() -
 
 
 def test_the_ladys_knight_unmasking_as_the_traitor_before_naming_the_first_leaves_the_deal_to_chance() -> None:
-    board = {"excal_pos": 9, "loc": ["camelot", "excalibur", "excalibur"]}
+    board = {"excalibur_position": 9, "loc": ["camelot", "excalibur", "excalibur"]}
     state = table(3, loyalty=["traitor", "loyal", "loyal"], hands=[["lady_of_the_lake", "fate"], [], []], board=board)
     play(state, 0, "evil:siege", "play:lady_of_the_lake")
     play(state, 1, *["give:1"] * 7)

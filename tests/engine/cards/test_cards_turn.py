@@ -24,9 +24,9 @@ def test_components_62_rumors():
 def test_setup_loyalty_deck_morgans_and_empty_table(players):
     s = GAME.new_game({"players": players}, seed=players)
     if players == 1:
-        assert s.loy == [] and GAME.view(s, 0)["you"]["loyalty"] is None
+        assert s.loyalty == [] and GAME.view(s, 0)["you"]["loyalty"] is None
     else:
-        assert sorted(s.loy) == sorted(loyalty_deck(players)) and len(s.loy) == players + 2
+        assert sorted(s.loyalty) == sorted(loyalty_deck(players)) and len(s.loyalty) == players + 2
         assert Counter(loyalty_deck(players))["traitor"] == (2 if players == 7 else 1)
     assert len(s.aside) == 3 and all(c in MORGANS for c in s.aside)
     assert sum(1 for c in s.deck if c in MORGANS) == 6 and len(s.deck) == 59

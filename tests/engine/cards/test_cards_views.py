@@ -69,3 +69,16 @@ def test_a_state_survives_pickling_as_the_session_cache_stores_it():
     assert GAME.digest(back) == GAME.digest(s) and GAME.view(back, 2) == GAME.view(s, 2)
     play(back, (0, "keep"), (2, "swap"))
     assert GAME.digest(back) != GAME.digest(s)
+
+
+def test_a_state_cached_before_the_fields_full_names_still_loads():
+    """Issue 22 named `loy`, `loy_public` and `res` in full: a state the service pickled with those names loads."""
+    from engine.cards.state import RENAMED, State
+
+    s = make(3, expert=True, deck=["vivien"], hands=[[], ["arthur"], []])
+    play(s, (0, "listen"), (0, "give:2"))
+    _, _, (_, fields), *_ = s.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    short = {name: old for old, name in RENAMED.items()}
+    old = State.__new__(State)
+    old.__setstate__((None, {short.get(f, f): v for f, v in fields.items()}))
+    assert GAME.digest(old) == GAME.digest(s) and GAME.view(old, 2) == GAME.view(s, 2)

@@ -24,10 +24,10 @@ def test_vivien_take_give_and_secret_keep_or_swap_for_both():
     assert {(p.seat, p.kind, p.timing) for p in prompts} == {(0, "vivien_keep", RESPONSE), (2, "vivien_keep", RESPONSE)}
     assert GAME.view(s, 0)["you"]["vivien_card"] == "traitor" and GAME.view(s, 1)["you"]["vivien_card"] is None
     ev = play(s, (0, "swap"))
-    assert s.loy[0] == "traitor" and s.loy[3] == "loyal" and s.phase == "vivien_keep"
+    assert s.loyalty[0] == "traitor" and s.loyalty[3] == "loyal" and s.phase == "vivien_keep"
     assert all("swap" not in json.dumps(e.data) for e in ev)
     ev = play(s, (2, "keep"))
-    assert s.loy[2] == "loyal" and s.current == 1 and s.phase == "turn"
+    assert s.loyalty[2] == "loyal" and s.current == 1 and s.phase == "turn"
     assert GAME.timeout_action(s, 1).kind in {"listen", "quest", "accuse"}
 
 
@@ -120,7 +120,7 @@ def test_an_accused_revealer_decides_keep_or_swap_and_nothing_public_tells_his_c
     kept, swapped = GAME.copy(s), GAME.copy(s)
     play(kept, (1, "keep"), (2, "keep"))
     play(swapped, (1, "swap"), (2, "keep"))
-    assert kept.loy[1] == "loyal" and swapped.loy[1] == "traitor"
+    assert kept.loyalty[1] == "loyal" and swapped.loyalty[1] == "traitor"
     assert GAME.view(kept, None) == GAME.view(swapped, None) and GAME.view(kept, 0) == GAME.view(swapped, 0)
     assert GAME.view(swapped, None)["revealed"] == [{"seat": 1, "loyalty": "loyal"}]  # what was shown, not the swap
     assert GAME.view(swapped, 1)["you"]["loyalty"] == "traitor"
@@ -136,6 +136,6 @@ def test_a_revealed_traitor_who_reveals_vivien_decides_too_and_keeps_the_traitor
     play(s, (0, "accuse:1"), (1, "place:0"), (1, "give:0"))
     assert {p.seat for p in GAME.pending(s)} == {0, 1} and GAME.view(s, 1)["you"]["vivien_card"] == "loyal"
     play(s, (1, "swap"), (0, "keep"))
-    assert s.loy[1] == "loyal" and GAME.view(s, None)["traitors_revealed"] == [1]
+    assert s.loyalty[1] == "loyal" and GAME.view(s, None)["traitors_revealed"] == [1]
     play(s, (2, "listen"), (0, "listen"))
     assert s.phase == "traitor" and s.current == 1  # still the revealed Traitor's draw-two turn

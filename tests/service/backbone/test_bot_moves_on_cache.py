@@ -143,12 +143,12 @@ def test_a_move_on_a_table_cached_before_the_game_moved_on_writes_nothing(backbo
     game_id = lobby.create_and_start("rec", "grp-race", "cards", {}, [], 4, seed=8, bot_kind="random", bot_delay=PACE)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
     assert bot_move.play_bot(**task).status == "applied"  # under the lock: caches the table at seq 1
-    old = get_sessions().get_state(game_id)
+    old = get_sessions().games.get_state(game_id)
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
     assert bot_move.play_bot(**task).status == "applied" and len(locks) == 1  # on the cached table
     before = _written(game_id)
 
-    get_sessions().put_state(game_id, *old)  # a cache one move behind (its writer was slow)
+    get_sessions().games.put_state(game_id, *old)  # a cache one move behind (its writer was slow)
     redelivered = {**task, "seq": 1}
     assert bot_move.play_bot(**redelivered).status == "stale"  # computed on the cache, refused by the database
     assert _written(game_id) == before and len(locks) == 2
@@ -233,9 +233,9 @@ def test_a_cached_entry_that_cannot_be_read_sends_the_move_down_the_locking_path
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
     assert bot_move.play_bot(**task).status == "applied" and len(locks) == 1  # caches the state and table at seq 1
     (task,) = take_scheduled(lambda task, kw: task == "play_bot" and kw["game_id"] == game_id)
-    seq, blob = get_sessions().get_state(game_id)
+    seq, blob = get_sessions().games.get_state(game_id)
     assert Cached.read(game_id).table() is not None
-    get_sessions().put_state(game_id, seq, spoil(blob))
+    get_sessions().games.put_state(game_id, seq, spoil(blob))
     assert Cached.read(game_id).table() is None
     assert bot_move.play_bot(**task).status == "applied" and len(locks) == 2
     assert _written(game_id)["game"][1] == 2

@@ -116,14 +116,14 @@ def test_a_bot_game_is_resumed_whatever_its_stale_cached_meta_says(backbone_pg, 
     The scan looks at the database only, and finds no person asked."""
 
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann"], 1, seed=4)
-    stale = get_sessions().get_meta(game_id)
+    stale = get_sessions().games.get_meta(game_id)
     assert stale["prompts"] == {"0": 0}
     monkeypatch.setattr(hand_on, "schedule_bot", lambda *a, **k: None)
     with session_scope() as s:
         seq = s.query(Seat).filter_by(game_id=game_id, seat=0).one().prompt_seq
     submit(Inbound("rec", "dm-ann", "ann", "r1", "tap", text=pack(game_id, seq, "add:1")))
     monkeypatch.undo()
-    get_sessions().put_meta(game_id, stale)  # as if the hand-on had never run
+    get_sessions().games.put_meta(game_id, stale)  # as if the hand-on had never run
     with session_scope() as s:
         s.execute(update(GameRow).where(GameRow.id == game_id).values(updated=utcnow() - timedelta(minutes=10)))
     assert resume_stalled_bots() == 1
@@ -153,12 +153,12 @@ def test_a_cache_left_behind_by_lost_hand_ons_is_forgotten_and_the_next_button_l
     through) would refuse bob's button as expired. Once the game has waited the recovery grace, the scan forgets the
     cache, and the button goes through to the worker."""
     game_id = lobby.create_and_start("rec", "grp", "toy", {"target": 40}, ["ann", "bob"], 0, seed=4)
-    stale = get_sessions().get_meta(game_id)
+    stale = get_sessions().games.get_meta(game_id)
     for user, update_id in (("ann", "s1"), ("bob", "s2")):
         submit(
             Inbound("rec", f"dm-{user}", user, update_id, "tap", text=pack(game_id, prompt_of(game_id, user), "add:1"))
         )
-    get_sessions().put_meta(game_id, stale)  # as if neither move had handed on
+    get_sessions().games.put_meta(game_id, stale)  # as if neither move had handed on
     tap = Inbound("rec", "dm-ann", "ann", "s3", "tap", text=pack(game_id, prompt_of(game_id, "ann"), "add:1"))
     assert prompt_of(game_id, "ann") == stale["seq"] + 2 and precheck(tap) == "expired"
     grace = backbone_pg.recovery_grace

@@ -29,7 +29,7 @@ def statuses() -> list[str]:
 
 def lock_is_free() -> bool:
     """Nobody holds the shard's delivery lease (the sender gave it up)."""
-    return get_sessions().lease_holder(f"deliver:rec:shard:{outbox.shard_of(CHAT)}") is None
+    return get_sessions().locks.lease_holder(f"deliver:rec:shard:{outbox.shard_of(CHAT)}") is None
 
 
 @pytest.fixture

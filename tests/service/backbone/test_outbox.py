@@ -312,7 +312,7 @@ def test_with_a_broker_requests_for_chats_of_one_shard_coalesce_into_one_task(ba
         work_queue.request_delivery("rec", chat)
     shards = {outbox.shard_of(chat) for chat in chats}
     assert shards == {0, 1}
-    due = [json.loads(member) for member, _ in get_sessions().claim_due(time.time() + 60, 30, 100)]
+    due = [json.loads(member) for member, _ in get_sessions().scheduler.claim(time.time() + 60, 30, 100)]
     asked = published + [{"task": d["task"], **d["kwargs"]} for d in due]
     assert sorted(a["shard"] for a in asked) == [0, 1] and {a["task"] for a in asked} == {"deliver"}
     assert (published == []) == (window != "0")
@@ -426,14 +426,14 @@ def test_a_batchs_edits_find_their_messages_ids_in_one_read_before_the_sends(bac
     sessions = get_sessions()
     sessions.client.delete(*(f"camelot:msg:rec:{chat}:board:1" for chat in chats[:2]))  # Redis lost two ids
     reads: list[list[tuple[str, str]]] = []
-    original = type(sessions).get_message_ids
+    original = type(sessions.messages).get_many
 
     def read(self, platform, keys):
         reads.append(keys)
         return original(self, platform, keys)
 
-    monkeypatch.setattr(type(sessions), "get_message_ids", read)
-    monkeypatch.setattr(type(sessions), "get_message_id", lambda *a: pytest.fail("an id read on its own"))
+    monkeypatch.setattr(type(sessions.messages), "get_many", read)
+    monkeypatch.setattr(type(sessions.messages), "get", lambda *a: pytest.fail("an id read on its own"))
     assert deliver_shard("rec", 0) == 4
     assert reads == [[(chat, "board:1") for chat in chats]]
     for chat in chats:

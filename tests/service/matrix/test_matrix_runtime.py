@@ -20,9 +20,9 @@ def test_precheck_answers_in_the_room_without_submitting(backbone_local, monkeyp
     registry.register("matrix", lambda: adapter)
     submitted = []
     monkeypatch.setattr(runtime.dispatch, "submit", submitted.append)
-    get_sessions().put_meta(7, {"status": "finished", "seq": 9, "seats": {}, "prompts": {}})
+    get_sessions().games.put_meta(7, {"status": "finished", "seq": 9, "seats": {}, "prompts": {}})
     runtime._submit(_tap(pack(7, 9, "pass")))
-    get_sessions().put_meta(8, {"status": "active", "seq": 9, "seats": {"@ann:x": 0}, "prompts": {"0": 9}})
+    get_sessions().games.put_meta(8, {"status": "active", "seq": 9, "seats": {"@ann:x": 0}, "prompts": {"0": 9}})
     runtime._submit(_tap(pack(8, 3, "pass")))  # an old menu
     runtime._submit(_tap("8:9:pass"))  # hand-made
     runtime._submit(_tap(pack(8, 9, "pass")))  # current: handed to the backbone
@@ -39,7 +39,7 @@ def test_a_refused_choice_from_a_group_is_ignored_there(backbone_local, monkeypa
     adapter = RecordingAdapter("matrix")
     registry.register("matrix", lambda: adapter)
     monkeypatch.setattr(runtime.dispatch, "submit", lambda cmd: None)
-    get_sessions().put_meta(8, {"status": "active", "seq": 9, "seats": {"@bob:x": 0}, "prompts": {"0": 9}})
+    get_sessions().games.put_meta(8, {"status": "active", "seq": 9, "seats": {"@bob:x": 0}, "prompts": {"0": 9}})
     for data in (pack(8, 9, "pass"), pack(8, 3, "pass"), "8:9:pass"):
         runtime._submit(_tap(data, room="!group:x", is_group=True))
     assert adapter.calls == []

@@ -226,7 +226,7 @@ def test_board_game_rendering(config, seed):
         for hand in state.hands:
             for card in set(hand) - public_cards:
                 assert board_card(lang, card) not in board, (card, pres.board)
-        for rows in (state.bk_black, state.lance_black):
+        for rows in (state.black_knight_black, state.lancelot_black):
             for card, down, _ in rows:
                 if down:
                     assert board_card(lang, card) not in pres.board

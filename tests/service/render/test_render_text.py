@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import get_game
 from engine.core.actions import Action
 from engine.core.events import private
-from service.callback import pack
+from service.callback import pack, unpack
 from service.render import board_text, cards_text, menus, panel, present
 
 
@@ -236,3 +236,34 @@ def test_the_lady_of_the_lakes_knight_is_asked_who_is_dealt_first_with_the_knigh
     told = present("board", state, events, game_id=1, seq=len(moves) + 1, group_lang="en", seat_langs={},
                    seat_names={0: "Ann", 1: "Bea", 2: "Cy"})
     assert told.lines[0] == "🎲 No agreement: Ann has the cards dealt at random from Cy"
+
+
+def test_king_arthurs_exchange_goes_in_two_steps_a_knight_then_a_card():
+    cards = ("fight_1", "fight_2", "fight_3", "grail", "merlin")
+    actions = [Action("arthur", (seat, card)) for seat in (1, 2, 3) for card in cards] + [Action("draw")]
+
+    def build(level):
+        return menus.build(
+            actions, lambda a: a.encode(), lambda a: a.encode(), lambda kind, n: f"{kind} ({n})",
+            game_id=7, seq=3, lang="en", level=level,
+        )
+
+    def codes(level):
+        return [unpack(b.data).code for row in build(level) for b in row]
+
+    assert codes(None) == ["@arthur", "draw"]
+    assert codes("arthur") == ["@arthur=1", "@arthur=2", "@arthur=3", "@"]  # first the knight…
+    # …then the card, with a way back to the knights
+    assert codes("arthur=2") == [Action("arthur", (2, c)).encode() for c in cards] + ["@arthur"]
+    assert codes("arthur=9") == [a.encode() for a in actions if a.kind == "arthur"][:menus.PAGE_SIZE] + ["@arthur"]
+    assert menus.reachable(build) == {a.encode() for a in actions}
+
+
+def test_morgans_count_is_a_number_pad():
+    actions = [Action("count", (n,)) for n in range(1, 21)]
+    keyboard = menus.build(
+        actions, lambda a: a.encode(), lambda a: f"Count: {a.args[0]}", lambda kind, n: kind,
+        game_id=7, seq=3, lang="en",
+    )
+    assert [[b.label for b in row] for row in keyboard] == [[str(n) for n in range(r, r + 5)] for r in (1, 6, 11, 16)]
+    assert [unpack(b.data).code for row in keyboard for b in row] == [a.encode() for a in actions]

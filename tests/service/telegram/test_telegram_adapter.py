@@ -51,7 +51,7 @@ def test_direct_chat_only_once_the_user_opened_the_bot(api: FakeBotApi, adapter:
     with pytest.raises(PermanentError, match="initiate conversation"):
         run(adapter.send_text(str(bob.id), "your hand"))
     api.open_bot(bob)
-    adapter.sessions.set_ui("user", user_key(str(bob.id)), {"dm": True})
+    adapter.sessions.ui.set("user", user_key(str(bob.id)), {"dm": True})
     chat = run(adapter.direct_chat(str(bob.id)))
     assert chat == str(bob.id)
     run(adapter.send_text(chat, "your hand"))

@@ -80,7 +80,8 @@ def test_group_commands_become_inbound_commands(world: Any) -> None:
     api.say(ann, group.id, "/newgame@camelot_test_bot cards 4")
     api.say(ann, group.id, "/status")
     api.say(ann, group.id, "/frobnicate")
-    (newgame, status) = wait_submitted(api, rec, 2)
+    submitted = {c.command: c for c in wait_submitted(api, rec, 2)}  # two updates: handled concurrently, any order
+    newgame, status = submitted["newgame"], submitted["status"]
     assert (newgame.kind, newgame.command, newgame.args) == ("command", "newgame", ("cards", "4"))
     assert newgame.chat == str(group.id) and newgame.user == str(ann.id) and newgame.is_group
     assert newgame.language == "it" and newgame.user_name == "Ann"
@@ -95,7 +96,7 @@ def test_deep_link_opens_the_direct_chat_and_joins(world: Any) -> None:
     assert (join.kind, join.command, join.game_id, join.chat, join.is_group) == (
         "command", "join", 12, str(ann.id), False
     )
-    assert get_sessions().get_ui("user", user_key(str(ann.id))) == {"dm": True}
+    assert get_sessions().ui.get("user", user_key(str(ann.id))) == {"dm": True}
 
 
 def test_a_bare_start_in_the_direct_chat_is_welcomed(world: Any) -> None:
@@ -134,7 +135,7 @@ def test_taps_are_answered_at_once_and_handed_on(world: Any) -> None:
     api, rec, group, ann, bob = world
     api.open_bot(ann)
     api.wait(lambda: rec.submitted, 10)
-    get_sessions().put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
+    get_sessions().games.put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
     adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
     panel = [[Button("Fight", pack(5, 9, "fight:1")), Button("Old", pack(5, 8, "pass"))]]
     mid = int(asyncio.run(adapter.send_text(str(ann.id), "Your turn", panel)))
@@ -219,7 +220,7 @@ def test_one_persons_flood_is_dropped_before_it_is_queued(world: Any, monkeypatc
     get_settings.cache_clear()
     api.open_bot(ann)
     api.wait(lambda: rec.submitted, 10)
-    get_sessions().put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
+    get_sessions().games.put_meta(5, {"status": "active", "seq": 9, "seats": {str(ann.id): 0}, "prompts": {"0": 9}})
     adapter = TelegramAdapter(api.token, api.base_url, sessions=MemorySessions())
     mid = int(asyncio.run(adapter.send_text(str(ann.id), "Your turn", [[Button("Fight", pack(5, 9, "fight:1"))]])))
     answers = [api.answer(api.tap(ann, ann.id, mid, pack(5, 9, "fight:1"))) for _ in range(30)]

@@ -37,7 +37,7 @@ def test_the_gateway_follows_the_upgrades_service_messages(fake_api: FakeBotApi)
 def open_direct_chats(api: FakeBotApi, *users: User) -> None:
     for user in users:
         api.open_bot(user)
-        get_sessions().set_ui("user", user_key(str(user.id)), {"dm": True})
+        get_sessions().ui.set("user", user_key(str(user.id)), {"dm": True})
 
 
 def tap_panel(api: FakeBotApi, user: User, update_id: str) -> None:
@@ -95,7 +95,7 @@ def test_following_twice_is_harmless_and_merges_a_chat_seen_first_under_the_new_
         old_id = s.scalar(select(Chat.id).where(Chat.platform_id == "-5"))
         s.add(GameRow(kind="toy", seed=1, chat_id=old_id))
         outbox.enqueue(s, "telegram", "-5", "send", {"text": "hello"}, is_group=True)
-    get_sessions().set_ui("chat", permissions_key("-5"), {"can_send_messages": True})
+    get_sessions().ui.set("chat", permissions_key("-5"), {"can_send_messages": True})
     assert follow("-5", "-1005") == 1
     assert follow("-5", "-1005") == 0
     with session_scope() as s:
@@ -104,5 +104,5 @@ def test_following_twice_is_harmless_and_merges_a_chat_seen_first_under_the_new_
         assert (chat.platform_id, chat.language) == ("-1005", "it")
         assert s.scalar(select(GameRow.chat_id)) == chat.id
         assert s.execute(select(OutboxRow.chat, OutboxRow.shard)).one() == ("-1005", shard_of("-1005"))
-    assert get_sessions().get_ui("chat", permissions_key("-1005")) == {"can_send_messages": True}
-    assert get_sessions().get_ui("chat", permissions_key("-5")) is None
+    assert get_sessions().ui.get("chat", permissions_key("-1005")) == {"can_send_messages": True}
+    assert get_sessions().ui.get("chat", permissions_key("-5")) is None

@@ -201,11 +201,11 @@ class World:
         self.commands: dict[tuple[tuple[Any, ...], str], list[dict[str, str]]] = {}  # (scope, language) → list
         self.files: dict[str, bytes] = {}  # file_id → the photo uploaded under it
         self.clock_offset = 0.0
-        self._update_ids = itertools.count(1)
+        self._update_ids = itertools.count(1 + first_id)  # the service keeps update ids a week
         self._user_ids = itertools.count(1001 + first_id)  # first_id: runs that share a database never meet
         self._group_ids = itertools.count(1 + first_id)
         self._basic_group_ids = itertools.count(4_000_000_001)
-        self._callback_ids = itertools.count(1)
+        self._callback_ids = itertools.count(1 + first_id)
         self._file_ids = itertools.count(1)
 
     @property
