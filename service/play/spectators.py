@@ -32,7 +32,7 @@ def followers(game_id: int, s: Session | None = None) -> list[str]:
     transaction if it has one, which may hold SQLite's write lock; else in one of its own, as a bot's move on a
     cached table has no connection)."""
     sessions = get_sessions()
-    cached = sessions.get_ui("game", _key(game_id))
+    cached = sessions.ui.get("game", _key(game_id))
     if cached is not None:
         return list(cached["chats"])
     query = (
@@ -44,12 +44,12 @@ def followers(game_id: int, s: Session | None = None) -> list[str]:
     else:
         with session_scope() as read:
             chats = list(read.scalars(query))
-    sessions.set_ui("game", _key(game_id), {"chats": chats}, ttl=CACHE_SECONDS)
+    sessions.ui.set("game", _key(game_id), {"chats": chats}, ttl=CACHE_SECONDS)
     return chats
 
 
 def forget(game_id: int) -> None:
-    get_sessions().clear_ui("game", _key(game_id))
+    get_sessions().ui.clear("game", _key(game_id))
 
 
 def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
