@@ -14,6 +14,7 @@ from typing import Any
 import engine
 from service.play import (
     days_commands,
+    follow_commands,
     lobby,
     presenting,
     quiet,
@@ -39,6 +40,8 @@ ROUTED = {
     "tournament_tap": tournament_commands.run,
     "ratings": ratings_commands.run,
     "me": ratings_commands.run,
+    "follow": follow_commands.run,
+    "unfollow": follow_commands.run,
     "sub": days_commands.run,
     "pause": days_commands.run,
     "away": days_commands.run,

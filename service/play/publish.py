@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.core.events import Event
-from service.play import asking, board_post, ending, no_idle, presenting
+from service.play import asking, board_post, ending, no_idle, presenting, spectators
 from service.play.pilots import moving_seats
 from service.render import days as days_text
 from service.render import narration
@@ -205,4 +205,5 @@ def record_move(
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         ending.announce(s, game, chat, state, seat, events, names)
+    published.chats |= spectators.mirror(s, game, chat, outbox.buffered_rows(s))  # followers see what the chat sees
     return published

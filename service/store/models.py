@@ -347,3 +347,14 @@ class TournamentSeat(Base):
     side: Mapped[str | None] = mapped_column(String(8))
     points: Mapped[float | None] = mapped_column(Float)
     merit: Mapped[float | None] = mapped_column(Float)
+
+
+class Follower(Base):
+    """A person following a table from the bot's direct chat (`service.play.spectators`): they receive what its
+    chat receives (the public board and the narrated story, then the full reveal), never a seat's private view."""
+
+    __tablename__ = "followers"
+    __table_args__ = (Index("ix_followers_user", "user_id"),)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    created: Mapped[datetime] = mapped_column(default=utcnow)

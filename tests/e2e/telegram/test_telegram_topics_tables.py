@@ -15,6 +15,7 @@ from telegram_transcript import transcripts as phones
 from test_telegram_games import game_row, outbox_drained
 
 from service.callback import Choice, LobbyTap, linked_lobby, unpack
+from service.render.i18n import t
 from service.store import session_scope
 from service.store.models import Chat, GameRow, SentMessage
 
@@ -69,15 +70,16 @@ def test_two_games_in_two_topics_never_cross(
     fake_api: FakeBotApi, stack: Stack, transcripts: Any
 ) -> None:
     api = fake_api
-    ann, ben, cid, dee = (api.add_user(n) for n in ("Ann", "Ben", "Cid", "Dee"))
+    ann, ben, cid, dee, eve = (api.add_user(n) for n in ("Ann", "Ben", "Cid", "Dee", "Eve"))
     group = api.add_group("Camelot Club", [ann, ben, cid, dee], bot_rights=FORUM_BOT_RIGHTS, forum=True)
     try:
-        _two_tables(api, group, [[ann, ben], [cid, dee]])
+        _two_tables(api, group, [[ann, ben], [cid, dee]], eve)
     finally:
-        transcripts(phones(api, [ann, cid]))
+        transcripts(phones(api, [ann, cid, eve]))
 
 
-def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]]) -> None:
+def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator: Any) -> None:
+    """`spectator`, no member of the group, follows the first table from the bot's direct chat."""
     opened = open_two_tables(api, group, seated)
     with session_scope() as s:  # which creator's table got which topic
         creators = {gid: s.get(GameRow, gid).creator_id for _, gid, _ in opened}
@@ -112,6 +114,11 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]]) -> None:
     api.tap(seated[0][0], group.id, lobby_a, start_a)
     api.tap(seated[1][0], group.id, lobby_b, start_b)
     api.wait(lambda: game_row(game_a)[0] == game_row(game_b)[0] == "active", 30, "both games to start")
+    api.open_bot(spectator)
+    api.say(spectator, spectator.id, f"/follow {game_a}")
+    welcome = t(spectator.language_code, "lobby.reply.followed", id=game_a)
+    api.wait(lambda: any((m.text or "").startswith(welcome) for m in api.messages(spectator.id)), 30, "the welcome")
+    followed_from = len(api.messages(spectator.id))
 
     tables = [Table(api, users, seed) for users, seed in zip(seated, (3, 4), strict=True)]
     deadline = time.monotonic() + 300
@@ -132,6 +139,13 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]]) -> None:
                 tap = unpack(b.get("callback_data", "")) if "callback_data" in b else None
                 named = tap.lobby_id if isinstance(tap, LobbyTap) else tap.game_id if isinstance(tap, Choice) else None
                 assert named in (None, own[msg.thread_id]), (msg.thread_id, b)
+    # the spectator got table A's public messages (its board, story and reveal), nothing of table B, nothing private
+    got = [m for m in api.messages(spectator.id)[followed_from:]]
+    topic_a = {m.text or m.caption for m in written if m.thread_id == thread_a}
+    topic_b = {m.text or m.caption for m in written if m.thread_id == thread_b}
+    assert got and all((m.text or m.caption) in topic_a for m in got), [(m.text or "")[:80] for m in got][:3]
+    assert not {m.text or m.caption for m in got} & (topic_b - topic_a)
+    assert not any(m.reply_markup for m in got)
     with session_scope() as s:  # each board message was sent to its own game's topic
         boards = s.execute(select(SentMessage.chat, SentMessage.ref).where(SentMessage.ref.like("board:%"))).all()
     placed = {ref.split(":")[1]: chat for chat, ref in boards}
