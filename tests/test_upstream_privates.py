@@ -14,7 +14,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LIBRARIES = ("kombu", "celery", "redis", "sqlalchemy")
-COMPAT = {"workers/celery_compat.py", "service/store/sqlalchemy_compat.py"}  # one per upstream that needs one
+COMPAT = {  # one per upstream that needs one
+    "workers/celery_compat.py",
+    "workers/kombu_compat.py",
+    "service/store/sqlalchemy_compat.py",
+}
 OURS = ("engine", "service", "workers", "bench", "tests")
 PUBLIC = {"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_exit"}  # named tuples', os._exit
 NOT_THEIRS = {  # references whose name these libraries happen to use too

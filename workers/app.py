@@ -15,7 +15,7 @@ from celery.signals import worker_process_init, worker_ready
 from service.sessions import reset_sessions
 from service.settings import get_settings
 from service.store import dispose_all
-from workers import celery_compat
+from workers import celery_compat, kombu_compat
 
 app = Celery("camelot")
 _configured_for: tuple[str | None, str | None, float] | None = None
@@ -40,6 +40,7 @@ def configure() -> Celery:
     restore_every = max(1.0, min(10.0, settings.celery_visibility_timeout / 3))
     app.conf.update(
         broker_url=broker_url,
+        broker_transport=kombu_compat.NAME if on_redis else None,
         result_backend=settings.celery_result_backend,
         task_serializer="json",
         accept_content=["json"],
