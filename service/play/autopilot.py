@@ -148,7 +148,8 @@ def _dismiss(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User) -> 
     seat is no longer theirs), and their panel's message edited to say so, without buttons."""
     seat.user_id = None
     former = set(game.options.get("former") or ()) | {owner.platform_id}
-    game.options = {**game.options, "former": sorted(former)}
+    left_by = {**(game.options.get("left_by") or {}), str(seat.seat): owner.name or owner.platform_id}
+    game.options = {**game.options, "former": sorted(former), "left_by": left_by}
     lang = owner.language or game.language
     dm = (chat.platform, direct_chat_of(owner))
     if seat.prompt_seq is not None:  # the question they were asked loses its buttons

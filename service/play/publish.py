@@ -53,11 +53,11 @@ def direct_chat_of(user: User) -> str:
     return marker if len(marker) <= CHAT_MAX else by_id
 
 
-def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None) -> str:
+def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None, left_by: str | None = None) -> str:
     """The seat's name as others see it, with its mark when the autopilot plays it or its owner is away
-    (`service.render.days.mark`)."""
+    (`service.render.days.mark`); a seat its person left is still named after them (`left_by`)."""
     user = users.get(seat.seat)
-    name = (user.name or user.platform_id) if user is not None else f"Bot {seat.seat + 1}"
+    name = (user.name or user.platform_id) if user is not None else left_by or f"Bot {seat.seat + 1}"
     mark = days_text.mark(lang, seat.pilot, user.away_until if user is not None else None, utcnow())
     return f"{name} {mark}" if mark else name
 
@@ -77,7 +77,8 @@ def publish(
     deadlines of games with people: a caller that writes them itself takes `Published.prompts`)."""
     engine_game = get_game(game.kind)
     out = Published()
-    names = {seat.seat: seat_name(seat, users, game.language) for seat in seats}
+    left_by = (game.options or {}).get("left_by") or {}
+    names = {seat.seat: seat_name(seat, users, game.language, left_by.get(str(seat.seat))) for seat in seats}
     langs = {
         seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
         for seat in seats

@@ -60,7 +60,7 @@ def test_leaving_hands_the_seat_to_the_autopilot_and_asks_for_a_substitute(backb
         assert "user" not in piloted_moves
     group = texts(recording.sent("grp"))
     assert any("alice left the game" in text for text in group)
-    assert any("🤖 (left)" in text for text in group), "the board marks the seat"
+    assert any("alice 🤖 (left)" in text for text in group), "the board marks the seat, still named after her"
     assert buttons(recording.sent("grp"), "sub"), "the substitute call has its button"
     assert not any("Loyal" in text or "Traitor" in text for text in group if "left" in text)
 
