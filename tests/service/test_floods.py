@@ -37,8 +37,13 @@ def test_gateway_processes_share_the_count_through_redis(redis_url):
 
 def test_an_unreachable_counter_lets_inputs_through(caplog):
     limiter = floods.Floods(storage_from_string("redis://127.0.0.1:1/0"), {"tap": parse("1 per minute")})
-    with caplog.at_level(logging.WARNING, logger="service.chat.floods"):
-        assert limiter.allow("tap", "telegram", "u") and limiter.allow("tap", "telegram", "u")
+    logger = logging.getLogger("service.chat.floods")
+    logger.addHandler(caplog.handler)  # directly: a process's logging set up by an earlier test may not propagate
+    try:
+        with caplog.at_level(logging.WARNING, logger="service.chat.floods"):
+            assert limiter.allow("tap", "telegram", "u") and limiter.allow("tap", "telegram", "u")
+    finally:
+        logger.removeHandler(caplog.handler)
     assert "letting the input through" in caplog.text
 
 
