@@ -260,7 +260,7 @@ def _ask_for_direct_chat(row: OutboxRow) -> None:
         return
     text = t(row.payload.get("lang"), "notice.open_direct_chat", name=row.payload.get("name", ""))
     with session_scope() as s:
-        outbox.enqueue(s, row.platform, group, "send", {"text": text}, is_group=True)
+        outbox.add(s, row.platform, group, "send", {"text": text}, is_group=True)
     request_delivery(row.platform, group)
 
 

@@ -75,7 +75,7 @@ def _direct_owner(room: str) -> str | None:
 def _answer(room: str, user: str, key: str) -> None:
     """A short notice to a player, through the outbox like everything else (rate limits, retries)."""
     with session_scope() as s:
-        outbox.enqueue(s, "matrix", room, "send", {"text": _explain(key)})
+        outbox.add(s, "matrix", room, "send", {"text": _explain(key)})
     enqueue("deliver", platform="matrix", chat=room)
 
 

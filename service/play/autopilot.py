@@ -9,7 +9,7 @@ transaction; after commit the autopilot's seat is handed on if it must decide.
 
 A seat whose owner left (or was replaced) has no user: the board marks it "🤖 (left)", its panel goes to no one, and
 its former owner's old panel is replaced by a line saying the seat is no longer theirs. A substitute becomes the
-seat's user: the next publish sends them the seat's panel (hand, loyalty, what the seat knows), and only them.
+seat's user: the next move's messages send them the seat's panel (hand, loyalty, what the seat knows), and only them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from service.play import asking, pilots
 from service.play.hand_on import request_deliveries, schedule_bot
-from service.play.publish import direct_chat_of, publish
+from service.play.move_messages import direct_chat_of, write_messages
 from service.play.state import load_state
 from service.render import days as texts
 from service.sessions import get_sessions
@@ -34,7 +34,7 @@ Edit = Callable[[Session, GameRow, list[Seat], Chat], str]
 
 
 def change_seats(game_id: int, edit: Edit) -> str:
-    """Run `edit(s, game, seats, chat)` on the running game under its lock; when it answers "ok", publish the game
+    """Run `edit(s, game, seats, chat)` on the running game under its lock; when it answers "ok", write the game
     again and hand on the autopilot's move. Returns `edit`'s status ("no_game" if the game is not running). `edit`
     decides before it changes anything: a refusal leaves no trace."""
     with session_scope() as s:
@@ -62,7 +62,7 @@ def republish(s: Session, game: GameRow, seats: list[Seat], chat: Chat) -> None:
     game.options = {**game.options, "piloted": sorted(seat.seat for seat in seats if seat.pilot)}
     s.flush()
     table_epochs.stale_for_chat(s, game.chat_id)
-    published = publish(s, game, chat, load_state(s, game), [], seats, game_rows.seat_users(s, game.id), None)
+    published = write_messages(s, game, chat, load_state(s, game), [], seats, game_rows.seat_users(s, game.id), None)
     s.info.setdefault("days_chats", set()).update(published.chats | {(chat.platform, chat.platform_id)})
 
 
@@ -106,8 +106,8 @@ def take_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User, ac
 
 
 def substitute(s: Session, game: GameRow, seat: Seat, chat: Chat, newcomer: User) -> None:
-    """`newcomer` takes over `seat`: its hand, loyalty and knowledge go to them alone with the next publish; whoever
-    held it before loses it (told so, their old buttons refused)."""
+    """`newcomer` takes over `seat`: its hand, loyalty and knowledge go to them alone with the next move's
+    messages; whoever held it before loses it (told so, their old buttons refused)."""
     before = s.get(User, seat.user_id) if seat.user_id is not None else None
     old_name = _name(seat, before or _last_owner(s, game, seat))
     if before is not None:
@@ -122,12 +122,12 @@ def substitute(s: Session, game: GameRow, seat: Seat, chat: Chat, newcomer: User
     outbox.tell(s, chat, texts.t(game.language, "days.takeover", name=name, old=old_name))
     dm = (chat.platform, direct_chat_of(newcomer))
     text = texts.t(newcomer.language or game.language, "days.welcome", game_id=game.id, old=old_name)
-    outbox.enqueue(s, *dm, "send", {"text": text})
+    outbox.add(s, *dm, "send", {"text": text})
 
 
 def call_substitute(s: Session, game: GameRow, seat: int, chat: Chat, name: str) -> None:
     text, keyboard = texts.substitute_call(game.language, game.id, seat, name)
-    outbox.enqueue(
+    outbox.add(
         s, chat.platform, chat.platform_id, "send", {"text": text, "buttons": texts.buttons(keyboard)},
         is_group=chat.is_group,
     )
@@ -139,7 +139,7 @@ def _offer_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User) 
     msgid = "days.offer_back" if seat.pilot in pilots.RECLAIMABLE else "days.forced_notice"
     text, keyboard = texts.confirm(lang, game.id, "reclaim", seat.seat, owner.id, msgid)
     payload = {"text": text, "buttons": texts.buttons(keyboard) if seat.pilot in pilots.RECLAIMABLE else None}
-    outbox.enqueue(s, *dm, "send", payload)
+    outbox.add(s, *dm, "send", payload)
     s.info.setdefault("days_chats", set()).add(dm)
 
 

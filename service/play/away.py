@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.play import autopilot, pilots
-from service.play.publish import direct_chat_of
+from service.play.move_messages import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
 from service.store import outbox, session_scope, table_epochs
@@ -64,7 +64,7 @@ def run(verb: str, args: list[str], cmd: dict[str, Any]) -> str:
             if until is not None
             else texts.t(lang, "days.back_set", games=len(games))
         )
-        outbox.enqueue(s, *dm, "send", {"text": text})
+        outbox.add(s, *dm, "send", {"text": text})
         user_id = me.id
     request_delivery(*dm)
     for game_id in games:

@@ -14,8 +14,8 @@ from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
 from service.play import asking, autopilot, idle, no_idle, presenting
 from service.play.hand_on import after_commit
+from service.play.move_messages import Published, direct_chat_of, record_move, seat_name
 from service.play.pilots import AUTOPILOT, IDLE
-from service.play.publish import Published, direct_chat_of, record_move, seat_name
 from service.play.state import Cached, Outcome, load_state
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
@@ -102,7 +102,7 @@ def _bot_move(
     before = state
     state, events = engine_game.apply(state, seat, action)
     name = seat_name(seat_row, table.users)
-    idle_name = idle.count_timeout(s, game, table, seat_row) if counted else None  # before its publish
+    idle_name = idle.count_timeout(s, game, table, seat_row) if counted else None  # before its messages are written
     published = record_move(s, game, table, state, events, seat, write_deadlines)
     if counted:  # a window's pass is no lapse: nobody is told of it
         chat = table.chat
@@ -125,7 +125,7 @@ def _tell_timeout(
     names = {row.seat: seat_name(row, table.users) for row in table.seats}
     choice = presenting.action_label(game.kind, before, seat, action, lang, names)
     dm = (table.chat.platform, direct_chat_of(user))
-    outbox.enqueue(
+    outbox.add(
         s, *dm, "send", {"text": presenting.t(lang, "ask.timeout", where=asking.where(game, lang), choice=choice)}
     )
     return dm

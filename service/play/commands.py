@@ -160,7 +160,7 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
         else:
             users = game_rows.seat_users(s, game.id)
             names = {seat: u.name or u.platform_id for seat, u in users.items()}
-            pres = presenting.present(
+            pres = presenting.presentation(
                 game.kind,
                 load_state(s, game),
                 [],
@@ -185,5 +185,5 @@ def _refuse(cmd: dict[str, Any], direct: str | None, lang: str | None, status: s
 
 def _reply(platform: str, chat: str, is_group: bool, text: str) -> None:
     with session_scope() as s:
-        outbox.enqueue(s, platform, chat, "send", {"text": text}, is_group=is_group)
+        outbox.add(s, platform, chat, "send", {"text": text}, is_group=is_group)
     request_delivery(platform, chat)

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.play import admin_controls, autopilot, away, lobby, pause, pilots
-from service.play.publish import direct_chat_of
+from service.play.move_messages import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
 from service.store import games as game_rows
@@ -182,5 +182,5 @@ def _take(number: int, user_id: int, cmd: dict[str, Any]) -> autopilot.Edit:
 def _dm(s: Session, platform: str, user: User, payload: dict[str, Any]) -> tuple[str, str]:
     """Queue a message for the person's direct chat; returns where, to request its delivery after commit."""
     chat = direct_chat_of(user)
-    outbox.enqueue(s, platform, chat, "send", payload)
+    outbox.add(s, platform, chat, "send", payload)
     return platform, chat

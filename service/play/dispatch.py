@@ -127,7 +127,7 @@ def refuse(cmd: Inbound, reason: str) -> None:
         return
     text = tr(cmd.language or get_settings().default_language, notice_id(reason))
     with session_scope() as s:
-        outbox.enqueue(s, cmd.platform, cmd.chat, "send", {"text": text})
+        outbox.add(s, cmd.platform, cmd.chat, "send", {"text": text})
     request_delivery(cmd.platform, cmd.chat)
 
 

@@ -51,8 +51,8 @@ def announce(
         picture = board_image.render(game.kind, view, game.language, names)
     group = (chat.platform, chat.platform_id)
     if picture is not None and size(text) <= board_post.CAPTION_LIMIT:
-        outbox.enqueue(s, *group, "send", {"text": text}, is_group=chat.is_group, photo=picture)
+        outbox.add(s, *group, "send", {"text": text}, is_group=chat.is_group, photo=picture)
         return
     outbox.tell(s, chat, text)
     if picture is not None:
-        outbox.enqueue(s, *group, "send", {"text": ""}, is_group=chat.is_group, photo=picture)
+        outbox.add(s, *group, "send", {"text": ""}, is_group=chat.is_group, photo=picture)

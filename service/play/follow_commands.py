@@ -51,7 +51,7 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
                 return "already_following"
             changed = [game.id]
             text = f"{tr(lang, 'lobby.reply.followed', id=game.id)}\n\n{_board(s, game)}"
-        outbox.enqueue(s, platform, cmd["chat"], "send", {"text": text})
+        outbox.add(s, platform, cmd["chat"], "send", {"text": text})
     for followed in changed:  # after the commit: a move reads the new list
         spectators.forget(followed)
     request_delivery(platform, cmd["chat"])
@@ -62,6 +62,6 @@ def _board(s: Any, game: GameRow) -> str:
     """The table's public board as it stands (what its chat shows)."""
     users = game_rows.seat_users(s, game.id)
     names = {seat: u.name or u.platform_id for seat, u in users.items()}
-    pres = presenting.present(game.kind, load_state(s, game), [], game_id=game.id, seq=game.seq,
+    pres = presenting.presentation(game.kind, load_state(s, game), [], game_id=game.id, seq=game.seq,
                               group_lang=game.language, seat_langs={}, seat_names=names)
     return pres.board

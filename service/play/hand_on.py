@@ -9,8 +9,8 @@ from typing import Any
 
 from engine import get_game
 from service.observability import metrics
+from service.play.move_messages import Published
 from service.play.pilots import moving_seats
-from service.play.publish import Published
 from service.play.queue import enqueue, handing_on, paced, request_delivery
 from service.play.rating import has_people
 from service.play.state import Cached, Outcome, load_state

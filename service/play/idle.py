@@ -16,7 +16,7 @@ from service.store.models import GameRow, Seat
 
 
 def count_timeout(s: Session, game: GameRow, table: game_rows.Table, seat: Seat) -> str | None:
-    """In a timeout's move, before it is recorded (its publish then sees the autopilot's seat): one more timeout
+    """In a timeout's move, before it is recorded (its messages then show the autopilot's seat): one more timeout
     in a row; at the limit the seat is handed over, and the name to `announce` after the move is returned. The
     seat and game rows of `table` are not tracked by `s` (`games.lock_with_table`): their changes are written
     here."""

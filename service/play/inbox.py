@@ -64,5 +64,5 @@ def _tell_not_applied(s: Session, cmd: dict[str, Any]) -> set[tuple[str, str]]:
     if cmd.get("is_group"):
         return set()
     text = presenting.t(cmd.get("language"), "notice.not_applied")
-    outbox.enqueue(s, cmd["platform"], cmd["chat"], "send", {"text": text})
+    outbox.add(s, cmd["platform"], cmd["chat"], "send", {"text": text})
     return {(cmd["platform"], cmd["chat"])}

@@ -20,7 +20,7 @@ from engine.core.errors import IllegalAction
 from service.observability import metrics
 from service.play import pilots
 from service.play.hand_on import after_commit
-from service.play.publish import Published, publish
+from service.play.move_messages import Published, write_messages
 from service.play.queue import request_delivery
 from service.render.i18n import available_languages, normalize
 from service.render.lobby import lobby_message
@@ -190,7 +190,7 @@ def abort(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         deadline_rows.clear_game(s, game.id)
         if game.silence:
             game.silence = False
-            outbox.enqueue(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
+            outbox.add(s, chat.platform, chat.platform_id, "unrestrict", is_group=chat.is_group)
         _show(s, game, chat)
     get_sessions().games.forget(game_id)
     _deliver(chat.platform, chat.platform_id)
@@ -290,7 +290,7 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
 
 
 def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
-    """Seat bots, build the first state and publish it; a status word if the table cannot start."""
+    """Seat bots, build the first state and write its messages; a status word if the table cannot start."""
     engine_game = get_game(game.kind)
     seats = game_rows.seats_of(s, game.id)
     table = max(game.options.get("players", len(seats)), len(seats)) if game.options.get("bots") else len(seats)
@@ -310,7 +310,7 @@ def _start(s: Session, game: GameRow) -> tuple[Any, Any] | str:
     game.status = "active"
     s.flush()
     chat = s.get(Chat, game.chat_id)
-    published = publish(s, game, chat, state, [], seats, game_rows.seat_users(s, game.id), None)
+    published = write_messages(s, game, chat, state, [], seats, game_rows.seat_users(s, game.id), None)
     return state, published
 
 

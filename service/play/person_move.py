@@ -18,7 +18,7 @@ from engine import get_game
 from engine.core.errors import IllegalAction
 from service.play import asking, autopilot, idle, pilots, presenting
 from service.play.hand_on import after_commit, request_deliveries
-from service.play.publish import direct_chat_of, record_move
+from service.play.move_messages import direct_chat_of, record_move
 from service.play.state import Outcome, load_state
 from service.sessions import get_sessions
 from service.store import games as game_rows
@@ -165,7 +165,7 @@ def _notice(s: Session, cmd: dict[str, Any], lang: str | None, msgid: str, statu
     if cmd.get("is_group"):
         s.flush()
         return Outcome(status)
-    outbox.enqueue(
+    outbox.add(
         s,
         cmd["platform"],
         cmd["chat"],

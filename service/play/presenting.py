@@ -54,7 +54,7 @@ def outcome(kind: str, result: dict[str, Any], lang: str, seat_names: dict[int, 
     return ", ".join(f"{k}={v}" for k, v in sorted(result.items()) if not isinstance(v, (dict, list)))
 
 
-def present(
+def presentation(
     kind: str,
     state: Any,
     events: list[Event],

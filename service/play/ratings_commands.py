@@ -42,6 +42,6 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
             text = standings_text(lang, {kind: ratings.standings(s, chat.id, kind) for kind in kinds})
         else:
             text = own_text(lang, ratings.of_user(s, me.id))
-        outbox.enqueue(s, platform, cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))
+        outbox.add(s, platform, cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))
     request_delivery(platform, cmd["chat"])
     return "shown"

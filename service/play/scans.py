@@ -15,8 +15,8 @@ from sqlalchemy import delete, exists, select
 from service.play import autopilot, away, pilots, presenting, quiet
 from service.play.asking import where
 from service.play.hand_on import resume_checked
+from service.play.move_messages import direct_chat_of
 from service.play.pilots import moving_seats
-from service.play.publish import direct_chat_of
 from service.play.queue import enqueue, request_delivery
 from service.render.clock import left_words
 from service.sessions import get_sessions
@@ -61,14 +61,14 @@ def scan(now: datetime | None = None) -> dict[str, int]:
                 if row.reminders == 0:
                     target = (game_platform(s, game), direct_chat_of(user))
                     text = presenting.t(lang, "ask.reminder", where=where(game, lang), left=left_words(lang, seconds))
-                    outbox.enqueue(s, *target, "send", {"text": text})
+                    outbox.add(s, *target, "send", {"text": text})
                 else:
                     chat = s.get(Chat, game.chat_id)
                     target = (chat.platform, chat.platform_id)
                     name = user.name or user.platform_id
                     left = left_words(game.language, seconds)
                     text = presenting.t(game.language, "notice.reminder_group", mention=name, left=left)
-                    outbox.enqueue(
+                    outbox.add(
                         s, *target, "send", {"text": text, "mention_users": [user.platform_id]}, is_group=chat.is_group
                     )
                 chats.add(target)

@@ -63,7 +63,7 @@ def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) ->
         for row in public:
             payload = {k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users")}
             ref = f"watch:{row['ref']}" if row.get("ref") else None
-            outbox.enqueue(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
+            outbox.add(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
     return {(chat.platform, direct) for direct in chats}
 
 

@@ -34,7 +34,7 @@ class Cached:
     them), and the game's table epoch (`service.store.table_epochs`) as read. Cached states are pickles in our
     own Redis; only the service writes them, under the key of the sessions' `CACHE_FORMAT`. One that cannot be
     read as this code's state and table (a format changed without its bump) counts as absent: the move replays
-    the log under the row lock. Each call unpickles anew: the engine and `publish` change what they are given."""
+    the log under the row lock. Each call unpickles anew: the engine and `write_messages` change what they are given."""
 
     entry: tuple[int, bytes] | None
     epoch: int

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.play import presenting
-from service.play.publish import seat_name
+from service.play.move_messages import seat_name
 from service.play.queue import request_delivery
 from service.play.state import load_state
 from service.render import narration
@@ -91,7 +91,7 @@ def _log(s: Session, cmd: dict[str, Any], game: GameRow, me: User, args: list[st
         _reply(s, cmd, text)
     if over:  # the whole story as a file to keep
         payload = {"text": t(lang, "log.file", game_id=game.id), "filename": f"camelot-{game.id}.txt"}
-        outbox.enqueue(
+        outbox.add(
             s, cmd["platform"], cmd["chat"], "document", payload, is_group=bool(cmd.get("is_group")),
             photo=narration.log_file(lines),
         )
@@ -102,7 +102,7 @@ def _status(s: Session, cmd: dict[str, Any], game: GameRow, me: User, lang: str)
     """The board and, in the asker's direct chat, their own hand."""
     state = load_state(s, game)
     names = _names(s, game)
-    pres = presenting.present(
+    pres = presenting.presentation(
         game.kind,
         state,
         [],
@@ -161,4 +161,4 @@ def _prefix(cmd: dict[str, Any]) -> str:
 
 
 def _reply(s: Session, cmd: dict[str, Any], text: str) -> None:
-    outbox.enqueue(s, cmd["platform"], cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))
+    outbox.add(s, cmd["platform"], cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))

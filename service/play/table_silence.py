@@ -27,8 +27,8 @@ def breach(platform: str, chat: str, user: str, name: str, message_id: str) -> N
     """Delete the message; tell the table why."""
     with session_scope() as s:
         game = latest_game(s, platform, chat)
-        outbox.enqueue(s, platform, chat, "delete", {"message_id": message_id}, is_group=True)
+        outbox.add(s, platform, chat, "delete", {"message_id": message_id}, is_group=True)
         if get_sessions().marks.set(f"silence-notice:{platform}:{chat}:{user}", ttl=NOTICE_EVERY):
             text = t(game.language if game else None, "notice.silence_breach", name=name)
-            outbox.enqueue(s, platform, chat, "send", {"text": text}, is_group=True)
+            outbox.add(s, platform, chat, "send", {"text": text}, is_group=True)
     request_delivery(platform, chat)

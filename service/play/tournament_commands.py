@@ -150,5 +150,5 @@ def _change(s: Session, tournament: Tournament, verb: str, user_id: int, value: 
 
 def _reply(cmd: dict[str, Any], text: str) -> None:
     with session_scope() as s:
-        outbox.enqueue(s, cmd["platform"], cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))
+        outbox.add(s, cmd["platform"], cmd["chat"], "send", {"text": text}, is_group=bool(cmd.get("is_group")))
     request_delivery(cmd["platform"], cmd["chat"])

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from service import ratings
 from service.play import lobby, tournament_options, tournament_places
 from service.play.hand_on import after_commit
-from service.play.publish import Published
+from service.play.move_messages import Published
 from service.play.queue import request_delivery
 from service.play.tournament_show import ranked, show, tell
 from service.render import tournaments as texts

@@ -38,7 +38,7 @@ from service.store.models import ActionRow, Deadline, GameRow, OutboxRow, Seat, 
 
 GAME_COLUMNS = ("seq", "status", "result", "board_digest", "silence")  # what a move changes in its game row
 SEAT_COLUMNS = ("prompt_seq", "prompt_sig")  # what a move changes in a seat's row
-OUTBOX_COLUMNS = ("platform", "chat", "shard", "is_group", "op", "ref", "payload", "photo")  # `outbox.enqueue`'s
+OUTBOX_COLUMNS = ("platform", "chat", "shard", "is_group", "op", "ref", "payload", "photo")  # `outbox.add`'s
 DEADLINE_COLUMNS = ("seat", "seq", "timing", "started_at", "due_at", "next_at")  # `deadlines.rows_for`'s
 ACTION_COLUMNS = ("seat", "code", "by")  # the log entry's own (its seq is the game's)
 

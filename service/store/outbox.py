@@ -32,7 +32,7 @@ def digest(payload: dict[str, Any], photo: bytes | None = None) -> str:
     return h.hexdigest()
 
 
-def enqueue(
+def add(
     s: Session,
     platform: str,
     chat: str,
@@ -63,7 +63,7 @@ def enqueue(
 
 def tell(s: Session, chat: Chat, text: str) -> None:
     """Queue a text for a chat row (a game's group notice), with the chat's own group flag."""
-    enqueue(s, chat.platform, chat.platform_id, "send", {"text": text}, is_group=chat.is_group)
+    add(s, chat.platform, chat.platform_id, "send", {"text": text}, is_group=chat.is_group)
 
 
 _BUFFER = "outbox_rows"
@@ -131,7 +131,7 @@ def upsert(
     """Queue an edit-in-place of `ref` (a send if it was never sent). Edits of one `ref` waiting together are
     superseded by the newest at delivery (`service.delivery.senders`): the chat sees only the newest content (fewer
     edits, and a backlog behind the platform's rate limits shrinks instead of growing)."""
-    enqueue(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
+    add(s, platform, chat, "upsert", payload, ref=ref, is_group=is_group, photo=photo)
 
 
 def chats_with_pending(s: Session, now: datetime | None = None, limit: int = 500) -> list[tuple[str, str]]:

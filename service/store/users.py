@@ -49,7 +49,7 @@ def chat_for(s: Session, platform: str, platform_id: str, is_group: bool = True)
 
 def direct_chat_markers(user: User) -> tuple[str, str]:
     """The addresses rows for the user's direct chat carry while it is not known
-    (`service.play.publish.direct_chat_of`): `@user:<platform id>`, or `@uid:<row id>` when that would not fit the
+    (`service.play.move_messages.direct_chat_of`): `@user:<platform id>`, or `@uid:<row id>` when that would not fit the
     outbox's chat column."""
     return f"@user:{user.platform_id}", f"@uid:{user.id}"
 

@@ -51,7 +51,7 @@ def build_application(
 
 
 async def _menus(app: Application) -> None:
-    await menus.publish(app.bot)
+    await menus.set_commands(app.bot)
 
 
 def run() -> None:

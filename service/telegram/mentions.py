@@ -48,7 +48,7 @@ def mention_entities(text: str, names: Mapping[str, str]) -> list[MessageEntity]
 
 def display_names(user_ids: Sequence[str]) -> dict[str, str]:
     """The names the backbone writes for these users: the stored name, else the platform id (as
-    `service.play.publish.seat_name` does)."""
+    `service.play.move_messages.seat_name` does)."""
     with session_scope() as s:
         rows = s.execute(
             select(UserRow.platform_id, UserRow.name).where(

@@ -19,7 +19,7 @@ def commands(lang: str) -> list[BotCommand]:
     return [BotCommand(name, i18n.t(lang, f"command.{name}")) for name in MENU]
 
 
-async def publish(bot: Bot) -> int:
+async def set_commands(bot: Bot) -> int:
     """Set the menu in every catalog language and as the default; returns how many were set (a refusal is logged,
     never fatal: the commands work without a menu)."""
     done = 0

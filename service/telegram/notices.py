@@ -37,5 +37,5 @@ def ask_to_open_direct_chat(group: str, user: str, name: str, lang: str | None, 
         "buttons": [[[BUTTON_DEFAULT if label == BUTTON else label, f"https://t.me/{bot_username}?start=hello"]]],
     }
     with session_scope() as s:
-        outbox.enqueue(s, PLATFORM, group, "send", payload, is_group=True)
+        outbox.add(s, PLATFORM, group, "send", payload, is_group=True)
     enqueue("deliver", platform=PLATFORM, chat=group)

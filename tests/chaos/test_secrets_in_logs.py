@@ -174,7 +174,7 @@ def test_a_failed_statement_names_no_row_data(backbone_pg):
     from service.store import outbox
 
     with pytest.raises(DBAPIError) as failed, session_scope() as s:
-        outbox.enqueue(s, "rec", "x" * 300, "send", {"text": "Your hand: Grail, Merlin, Fight 5"})  # chat > 255
+        outbox.add(s, "rec", "x" * 300, "send", {"text": "Your hand: Grail, Merlin, Fight 5"})  # chat > 255
         s.flush()
     assert "Your hand" not in str(failed.value) and "Grail" not in str(failed.value)
     assert "hidden due to hide_parameters" in str(failed.value)

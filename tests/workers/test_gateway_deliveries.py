@@ -25,7 +25,7 @@ def test_the_consumer_sends_its_platforms_shards_in_parallel(backbone_pg, record
     for chat in chats.values():
         with session_scope() as s:
             for i in range(2):
-                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{i}"})
+                outbox.add(s, "rec", chat, "send", {"text": f"{chat} #{i}"})
     recording.latency = 0.3
     in_flight = {"now": 0, "most": 0}
     original = recording._call

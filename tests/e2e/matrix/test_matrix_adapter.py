@@ -492,7 +492,7 @@ def test_a_reminder_row_mentions_the_player_with_a_pill_that_notifies(homeserver
         await bot.send_text(room, "Al <i>&</i> Co plays next.")  # an ordinary notice, no mention
         text = "Al <i>&</i> Co, the game is waiting for you (5 min left)."
         with session_scope() as s:
-            outbox.enqueue(s, "matrix", room, "send", {"text": text, "mention_users": [alice.user_id]}, is_group=True)
+            outbox.add(s, "matrix", room, "send", {"text": text, "mention_users": [alice.user_id]}, is_group=True)
         assert await asyncio.to_thread(deliver_chat, "matrix", room, True) == 1
         sent = lambda p: next((e for e in p.events[room] if getattr(e, "body", None) == text), None)  # noqa: E731
         event = await bob.wait_for(sent)

@@ -21,7 +21,7 @@ from sqlalchemy import select
 from engine import get_game
 from service import ratings
 from service.play import ending, presenting
-from service.play.publish import seat_name
+from service.play.move_messages import seat_name
 from service.render import board_text, cards_text, i18n, narration  # noqa: F401  imported now, as the worker does at start
 from service.render.ratings import changes_text
 from service.store import games as game_rows
@@ -113,7 +113,7 @@ def rendered(game_id: int) -> Rendered:
     rng = random.Random(0)
 
     def present(state: Any, events: list[Any], seq: int) -> Any:
-        return presenting.present(
+        return presenting.presentation(
             kind, state, events, game_id=game_id, seq=seq, group_lang=group_lang, seat_langs=langs, seat_names=names
         )
 

@@ -17,7 +17,7 @@ CHAT = "c1"
 def queue(n: int) -> list[int]:
     with session_scope() as s:
         for i in range(n):
-            outbox.enqueue(s, "rec", CHAT, "send", {"text": f"#{i}"})
+            outbox.add(s, "rec", CHAT, "send", {"text": f"#{i}"})
     with session_scope() as s:
         return [row.id for row in s.query(OutboxRow).order_by(OutboxRow.id)]
 

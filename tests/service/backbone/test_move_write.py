@@ -28,8 +28,8 @@ def test_a_move_writes_the_game_its_log_entry_its_changed_seats_and_its_outbox_r
         game.status, game.result, game.board_digest, game.silence = "finished", {"winner": "loyal"}, "d1", True
         table.seats[1].prompt_seq, table.seats[1].prompt_sig = game.seq, "sig-b"
         outbox.buffer(s)
-        outbox.enqueue(s, "rec", "group-1", "upsert", {"text": "board"}, ref=f"board:{game_id}", is_group=True)
-        outbox.enqueue(s, "rec", "dm-2", "send", {"text": "yours"}, photo=b"\x89PNG\x00")
+        outbox.add(s, "rec", "group-1", "upsert", {"text": "board"}, ref=f"board:{game_id}", is_group=True)
+        outbox.add(s, "rec", "dm-2", "send", {"text": "yours"}, photo=b"\x89PNG\x00")
         save_move(s, game, table, 1, "x:1", "bot", outbox.take_buffered(s))
         seq = game.seq
     with session_scope() as s:
@@ -62,7 +62,7 @@ def test_the_columns_written_are_the_models_and_the_rows_producers():
 
     s = Buffering()
     outbox.buffer(s)
-    outbox.enqueue(s, "rec", "c", "send", {"text": "t"})
+    outbox.add(s, "rec", "c", "send", {"text": "t"})
     assert tuple(outbox.take_buffered(s)[0]) == move_write.OUTBOX_COLUMNS
     now = datetime.now(UTC)
     (row,) = deadlines.rows_for({0: (1, "turn")}, {"turn": 60.0}, (0.5,), now)

@@ -29,7 +29,7 @@ def rates(backbone_pg, recording, monkeypatch):
 def queue(chat: str, n: int, is_group: bool) -> None:
     with session_scope() as s:
         for i in range(n):
-            outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{i}"}, is_group=is_group)
+            outbox.add(s, "rec", chat, "send", {"text": f"{chat} #{i}"}, is_group=is_group)
 
 
 def max_in_window(times: list[float], width: float) -> int:
@@ -187,7 +187,7 @@ def test_prune_forgets_old_update_ids_and_finished_rows_only(rates):
 
 def test_a_process_without_the_platform_adapter_leaves_rows_waiting(rates):
     with session_scope() as s:
-        outbox.enqueue(s, "nowhere", "c1", "send", {"text": "hi"})
+        outbox.add(s, "nowhere", "c1", "send", {"text": "hi"})
     assert deliver_chat("nowhere", "c1", True) == 0
     with session_scope() as s:
         assert s.query(OutboxRow).filter_by(platform="nowhere").one().status == "pending"
@@ -202,7 +202,7 @@ def test_a_shard_sender_drains_many_chats_in_order_while_some_wait_for_their_rat
     for n in range(4):  # interleaved in the outbox, as moves of different games would be
         for chat in groups + directs:
             with session_scope() as s:
-                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"}, is_group=chat in groups)
+                outbox.add(s, "rec", chat, "send", {"text": f"{chat} #{n}"}, is_group=chat in groups)
     deliver_shard("rec", 0)  # in-process, a chat's wait comes back as a task of the same shard
     calls = rates.calls
     for chat in groups + directs:
@@ -230,7 +230,7 @@ def test_a_failure_in_a_shard_batch_holds_back_only_its_chat(backbone_pg, record
     for n in range(3):
         for chat in ("a", "b"):
             with session_scope() as s:
-                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
+                outbox.add(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
     recording.fail_next(RateLimited(0.2))
     original = recording._record
     broken = {"b #1"}
@@ -264,7 +264,7 @@ def test_a_shard_batch_sends_to_its_chats_at_once_and_to_each_chat_in_turn(backb
     for n in range(3):
         for chat in chats:
             with session_scope() as s:
-                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
+                outbox.add(s, "rec", chat, "send", {"text": f"{chat} #{n}"})
     recording.latency = 0.02
     in_flight: dict[str, int] = {}
     most = {"all": 0, "chat": 0}
@@ -388,7 +388,7 @@ def test_an_edit_queued_under_a_marker_never_overwrites_a_newer_one_already_sent
     with session_scope() as s:
         user_for(s, "rec", "u7").direct_chat = "dm-u7"
         outbox.upsert_if_changed(s, "rec", "@user:u7", "panel:1:2", {"text": "older"})
-        outbox.enqueue(s, "rec", "@user:u7", "send", {"text": "your turn"})
+        outbox.add(s, "rec", "@user:u7", "send", {"text": "your turn"})
     with session_scope() as s:
         outbox.upsert_if_changed(s, "rec", "dm-u7", "panel:1:2", {"text": "newer"})
     monkeypatch.setattr("service.delivery.senders.request_delivery", lambda platform, chat: None)
@@ -452,7 +452,7 @@ def test_a_shards_pending_rows_and_their_booking_read_alike_on_both_databases(fi
     with session_scope() as s:
         for n in range(3):
             for chat in ("pa", "pb", "pc"):
-                outbox.enqueue(s, "rec", chat, "send", {"text": f"{chat} {n}", "buttons": [["ok", "1:2:ok"]]})
+                outbox.add(s, "rec", chat, "send", {"text": f"{chat} {n}", "buttons": [["ok", "1:2:ok"]]})
         outbox.upsert(s, "rec", "pa", "board:1", {"text": "board"}, is_group=True, photo=b"\x89PNG")
     with get_engine().connect() as conn:
         rows = outbox.pending_for_shard(conn, "rec", 0, [])

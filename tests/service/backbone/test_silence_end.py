@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from engine import get_game
 from service.play import lobby
-from service.play.publish import publish
+from service.play.move_messages import write_messages
 from service.render.i18n import t
 from service.store import games as game_rows
 from service.store import session_scope
@@ -37,7 +37,7 @@ def test_a_game_that_ends_in_silence_restores_the_group(backbone_local, recordin
         game.silence = True  # as if a Morgan had silenced the table before the last move
         chat = s.get(Chat, game.chat_id)
         seats = game_rows.seats_of(s, game_id)
-        publish(s, game, chat, final, events, seats, game_rows.seat_users(s, game_id), None)
+        write_messages(s, game, chat, final, events, seats, game_rows.seat_users(s, game_id), None)
         rows = list(s.scalars(select(OutboxRow).where(OutboxRow.chat == "table").order_by(OutboxRow.id)))
         assert game.silence is False
         lifted = t(game.language, "notice.silence_off")

@@ -79,12 +79,12 @@ def test_outbox_rows_buffered_for_a_move_and_never_written_fail_the_commit(backb
     request.getfixturevalue(backbone)
     with pytest.raises(RuntimeError, match="buffered"), session_scope() as s:
         outbox.buffer(s)
-        outbox.enqueue(s, "rec", "c1", "send", {"text": "lost?"})
+        outbox.add(s, "rec", "c1", "send", {"text": "lost?"})
     with session_scope() as s:
         outbox.buffer(s)
-        outbox.enqueue(s, "rec", "c1", "send", {"text": "kept"})
+        outbox.add(s, "rec", "c1", "send", {"text": "kept"})
         assert [r["payload"] for r in outbox.take_buffered(s)] == [{"text": "kept"}]
-        outbox.enqueue(s, "rec", "c1", "send", {"text": "plain"})  # no longer buffering: an ordinary row
+        outbox.add(s, "rec", "c1", "send", {"text": "plain"})  # no longer buffering: an ordinary row
     with session_scope() as s:
         assert [r.payload["text"] for r in s.query(OutboxRow).all()] == ["plain"]
 

@@ -109,7 +109,7 @@ def test_the_outbox_backlog_its_oldest_message_and_overdue_deadlines_are_read_on
 ):
     with session_scope() as s:
         for chat in ("111", "222", "333"):
-            outbox.enqueue(s, "telegram", chat, "send", {"text": "hello"})
+            outbox.add(s, "telegram", chat, "send", {"text": "hello"})
         s.flush()
         oldest = s.query(OutboxRow).order_by(OutboxRow.id).first()
         oldest.created = utcnow() - timedelta(seconds=120)

@@ -15,7 +15,7 @@ from service.telegram import menus
 def test_every_language_gets_the_menu_in_its_own_words(fake_api: FakeBotApi) -> None:
     async def publish() -> int:
         async with telegram.Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-            return await menus.publish(bot)
+            return await menus.set_commands(bot)
 
     assert asyncio.run(publish()) == 1 + len(i18n.available_languages())
     for lang in ("", *i18n.available_languages()):

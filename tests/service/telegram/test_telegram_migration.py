@@ -94,7 +94,7 @@ def test_following_twice_is_harmless_and_merges_a_chat_seen_first_under_the_new_
         s.flush()
         old_id = s.scalar(select(Chat.id).where(Chat.platform_id == "-5"))
         s.add(GameRow(kind="toy", seed=1, chat_id=old_id))
-        outbox.enqueue(s, "telegram", "-5", "send", {"text": "hello"}, is_group=True)
+        outbox.add(s, "telegram", "-5", "send", {"text": "hello"}, is_group=True)
     get_sessions().ui.set("chat", permissions_key("-5"), {"can_send_messages": True})
     assert follow("-5", "-1005") == 1
     assert follow("-5", "-1005") == 0

@@ -62,7 +62,7 @@ def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None, left_
     return f"{name} {mark}" if mark else name
 
 
-def publish(
+def write_messages(
     s: Session,
     game: GameRow,
     chat: Chat,
@@ -83,7 +83,7 @@ def publish(
         seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
         for seat in seats
     }
-    pres = presenting.present(
+    pres = presenting.presentation(
         game.kind,
         state,
         events,
@@ -104,10 +104,10 @@ def publish(
     silence = pres.silence  # the engine ends the silence with the game (C-SILENCE)
     if silence is not None and silence != game.silence:
         game.silence = silence
-        outbox.enqueue(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
+        outbox.add(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
     for text in narration.pack(lines):  # one message per move, split only past the platform's limit
-        outbox.enqueue(s, *group, "send", {"text": text}, is_group=chat.is_group)
+        outbox.add(s, *group, "send", {"text": text}, is_group=chat.is_group)
         out.chats.add(group)
 
     pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
@@ -151,7 +151,7 @@ def publish(
         comes = new is not None and asked is None
         recap = asking.recap(s, game, seat.seat, actor, events, lang, names) if comes else None
         for line in [recap] if recap else pres.private_lines.get(seat.seat, []):
-            outbox.enqueue(s, *dm, "send", {"text": line, **reach})
+            outbox.add(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
         if asked is not None and asked != seat.prompt_seq:
             asking.close(s, dm, game.id, seat.seat, asked, lang, answered=seat.seat == actor)
@@ -202,7 +202,7 @@ def record_move(
     if pause:
         time.sleep(float(pause))
     chat = table.chat
-    published = publish(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
+    published = write_messages(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         ending.announce(s, game, chat, state, seat, events, names)
