@@ -134,16 +134,22 @@ def write_messages(
         asked = seat.prompt_seq
         p = pres.panels.get(seat.seat)
         if p is not None:
-            key = outbox.digest({"panel": presenting.panel_digest_key(p)})
-            changed = key != seat.prompt_sig or seat.seat == actor
+            # `prompt_sig` keeps two digests: the panel as the engine offers it (without its buttons' seq), which
+            # says whether the prompt changed, and the hand message as shown, which says whether it needs an edit
+            # (an unchanged one would be an edit the platform refuses: "message is not modified")
+            key = outbox.digest({"panel": presenting.panel_digest_key(p)})[:32]
+            # the autopilot's seat is asked nothing: its owner's tap on the hand's buttons takes it back
+            hand = asking.hand_payload(p, seat.seat in pending and seat.pilot is None, reach)
+            shown = outbox.digest({"text": hand["text"], "buttons": hand["buttons"]})[:32]  # what the chat shows
+            before = seat.prompt_sig or ""
+            changed = key != before[:32] or seat.seat == actor
             if changed or seat.prompt_seq is None:
                 seat.prompt_seq = game.seq if seat.seat in pending else None
             if changed:
-                seat.prompt_sig = key
-                # the autopilot's seat is asked nothing: its owner's tap on the hand's buttons takes it back
-                hand = asking.hand_payload(p, seat.seat in pending and seat.pilot is None, reach)
-                outbox.upsert(s, *dm, asking.panel_ref(game.id, seat.seat), hand)
-                out.chats.add(dm)
+                if shown != before[32:]:
+                    outbox.upsert(s, *dm, asking.panel_ref(game.id, seat.seat), hand)
+                    out.chats.add(dm)
+                seat.prompt_sig = key + shown
             if seat.seat not in pending:
                 seat.prompt_seq = None
         lang = langs[seat.seat]

@@ -103,10 +103,10 @@ class GameRow(Base):
 
 class Seat(Base):
     """One seat: a user or a bot ("random"/"heuristic"). `prompt_seq` is the seq the seat's open prompt began at:
-    a button carrying another seq is stale. `prompt_sig` detects whether that prompt changed since. A user's seat
-    with `bot` set is played by that bot from then on (a tournament's autopilot at its round's deadline); `pilot`
-    says why the timeout autopilot plays a person's seat (left, idle, away, forced: `service.play.autopilot`), and
-    `timeouts` counts the seat's timeouts in a row."""
+    a button carrying another seq is stale. `prompt_sig` detects whether that prompt, and the hand as shown, changed
+    since. A user's seat with `bot` set is played by that bot from then on (a tournament's autopilot at its round's
+    deadline); `pilot` says why the timeout autopilot plays a person's seat (left, idle, away, forced:
+    `service.play.autopilot`), and `timeouts` counts the seat's timeouts in a row."""
 
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "seat"),)
