@@ -12,8 +12,9 @@ from service.chat.base import Keyboard
 
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 _NUMBER = re.compile(r"^\s*#?(\d{1,3})\s*[.)]?\s*$")
-# A command in a text ("/join", "(/start)"): a slash at a word's start before a letter, not in "4/12" or a link.
-_COMMAND = re.compile(r"(?<![\w/:])/(?=[a-z])")
+# A command in a text ("/join", "(/start)"): a slash starting a word (after a space, a bracket or a quote) before a
+# letter; not in "4/12", a link, or a name's "</i>".
+_COMMAND = re.compile(r"(?<![^\s(\[\"'«“])/(?=[a-z])")
 COMMAND_PREFIX = "!"  # what the Matrix gateway reads as a command (`service.matrix.inbound`)
 
 

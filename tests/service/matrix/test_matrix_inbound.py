@@ -91,6 +91,7 @@ def test_texts_name_commands_as_a_matrix_room_types_them():
     """Issue 23 item 11: help and notices say `!join` on Matrix; fractions, paths and links keep their slashes."""
     body, _ = numbered.render("Commands: /newgame [board|cards], /join (/start) · 4/12 · https://x.org/a/b", None)
     assert body == "Commands: !newgame [board|cards], !join (!start) · 4/12 · https://x.org/a/b"
+    assert numbered.render("Al <i>&</i> Co, t.me/camelot_bot", None)[0] == "Al <i>&</i> Co, t.me/camelot_bot"
     for lang in ("en", "cs", "pl", "nl", "ro", "it"):
         told, _ = numbered.render(t(lang, "lobby.help"), None)
         assert "/join" not in told and "!join" in told and "!newgame" in told
