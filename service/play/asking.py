@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from engine.core.events import Event
+from service.callback import unpack
 from service.play import presenting
 from service.render import Panel, narration
 from service.render.clock import time_left
@@ -78,16 +79,30 @@ def ask(
     outbox.upsert(s, *dm, ask_ref(game.id, seat, seq), payload)
 
 
-def close(s: Session, dm: tuple[str, str], game_id: int, seat: int, seq: int, lang: str, answered: bool) -> None:
-    """Take the buttons off the question of prompt `seq`: the question stays, marked done or closed (its clock goes)."""
+def close(
+    s: Session, dm: tuple[str, str], game_id: int, seat: int, seq: int, lang: str, answered: bool,
+    chosen: str | None = None,
+) -> None:
+    """Take the buttons off the question of prompt `seq`: the question stays, marked with the choice made (the label
+    of the button whose code is `chosen`), done, or closed; its clock goes."""
     ref = ask_ref(game_id, seat, seq)
     last = _last_payload(s, dm, ref)
     if last is None:  # never queued, or its rows are gone: nothing to close (an old message's edit would be blind)
         return
-    mark = presenting.t(lang, "ask.answered" if answered else "ask.closed")
+    label = _label_of(last.get("buttons"), chosen) if chosen else None
+    mark = f"✔ {label}" if label else presenting.t(lang, "ask.answered" if answered else "ask.closed")
     payload = {k: v for k, v in last.items() if k not in ("buttons", "question")}
     payload["text"] = f"{last.get('question', last.get('text', ''))}\n{mark}"
     outbox.upsert(s, *dm, ref, payload)
+
+
+def _label_of(buttons: list[list[list[str]]] | None, code: str) -> str | None:
+    """The label of the button (as queued: [label, data]) whose signed data carries `code`."""
+    for label, data in (b for row in buttons or [] for b in row):
+        tap = unpack(data)
+        if tap is not None and getattr(tap, "code", None) == code:
+            return label
+    return None
 
 
 def recap(

@@ -72,9 +72,11 @@ def write_messages(
     users: dict[int, User],
     actor: int | None,
     write_deadlines: bool = True,
+    chosen: str | None = None,
 ) -> Published:
     """Render the move for every recipient into outbox rows (and, unless `write_deadlines` is False, write the
-    deadlines of games with people: a caller that writes them itself takes `Published.prompts`)."""
+    deadlines of games with people: a caller that writes them itself takes `Published.prompts`). `chosen`: the code
+    the actor tapped, which their answered question then names."""
     engine_game = get_game(game.kind)
     out = Published()
     left_by = (game.options or {}).get("left_by") or {}
@@ -160,7 +162,8 @@ def write_messages(
             outbox.add(s, *dm, "send", {"text": line, **reach})
             out.chats.add(dm)
         if asked is not None and asked != seat.prompt_seq:
-            asking.close(s, dm, game.id, seat.seat, asked, lang, answered=seat.seat == actor)
+            answered = seat.seat == actor
+            asking.close(s, dm, game.id, seat.seat, asked, lang, answered=answered, chosen=chosen if answered else None)
             out.chats.add(dm)
         if new is not None and p is not None and seat.pilot is None:
             left = durations[no_idle.timing(game.kind, pending[seat.seat])]
@@ -195,9 +198,10 @@ def record_move(
     events: list[Event],
     seat: int,
     write_deadlines: bool = True,
+    chosen: str | None = None,
 ) -> Published:
-    """Advance the game and queue what the move shows; the caller writes it all with `save_move` (or, with
-    `write_deadlines` False, the deadlines too, with `save_move_if_current`)."""
+    """Advance the game and queue what the move shows (`chosen`: the code a person tapped); the caller writes it
+    all with `save_move` (or, with `write_deadlines` False, the deadlines too, with `save_move_if_current`)."""
     outbox.buffer(s)
     game.seq += 1
     result = get_game(game.kind).result(state)
@@ -208,7 +212,7 @@ def record_move(
     if pause:
         time.sleep(float(pause))
     chat = table.chat
-    published = write_messages(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines)
+    published = write_messages(s, game, chat, state, events, table.seats, table.users, seat, write_deadlines, chosen)
     if result is not None:
         names = {row.seat: seat_name(row, table.users) for row in table.seats}
         ending.announce(s, game, chat, state, seat, events, names)

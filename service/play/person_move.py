@@ -104,7 +104,7 @@ def _play_action_tx(s: Session, cmd: dict[str, Any], reclaim: bool = True) -> Ou
         return _notice(s, cmd, lang, "notice.illegal", "illegal", rule=exc.rule)
     get_sessions().ui.clear("panel", f"{game.id}:{mine.seat}")
     idle.reset(s, mine)
-    published = record_move(s, game, table, state, events, mine.seat)
+    published = record_move(s, game, table, state, events, mine.seat, chosen=str(cmd["code"]))
     game_rows.save_move(s, game, table, mine.seat, str(cmd["code"]), "user", outbox.take_buffered(s))
     return Outcome("applied", published.chats, game=game, state=state, published=published)
 

@@ -60,12 +60,21 @@ class Rendered:
         if text in self.private.get(seat, set()) or notice(text):
             return True
         own = self.private_lines.get(seat, set())
-        return all(line in own or notice(line) or notice(line, PRIVATE_PREFIXES) for line in text.split("\n"))
+        return all(
+            line in own or notice(line) or notice(line, PRIVATE_PREFIXES) or _answered(line)
+            for line in text.split("\n")
+        )
 
     def closest(self, seat: int, text: str) -> str:
         """The seat's rendered text nearest to `text`, to show what differs when an audit fails."""
         found = difflib.get_close_matches(text, list(self.private.get(seat, ())), n=1, cutoff=0)
         return found[0] if found else ""
+
+
+def _answered(line: str) -> bool:
+    """An answered question's mark, "✔ <label of the button tapped>": the label comes from that question's own
+    buttons in the same direct chat (`service.play.asking.close`), so it tells the seat nothing new."""
+    return line.startswith("✔ ") and "\n" not in line
 
 
 def _templates(prefixes: tuple[str, ...]) -> list[re.Pattern[str]]:

@@ -153,12 +153,15 @@ def test_a_decision_comes_as_a_new_message_at_the_bottom_and_the_answered_one_lo
     assert (len(questions("alice")), len(questions("bob"))) == (1, 0)
     asked = questions("alice")[0]
     assert asked.text.startswith("🛡 toy #") and recording.sent("dm-alice")[-1] is asked
-    submit(tap("alice", panel_buttons(recording, "alice")[0]))
+    chosen = panel_buttons(recording, "alice")[0]
+    submit(tap("alice", chosen))
     assert len(questions("bob")) == 1 and recording.sent("dm-bob")[-1] is questions("bob")[0]
     closed = [c for c in recording.sent("dm-alice") if c.method == "edit_text" and c.message_id == asked.message_id]
     assert closed and not closed[-1].buttons
     question, clock = asked.text.rsplit("\n", 1)
-    assert clock.startswith("⏳") and closed[-1].text == f"{question}\n✔ Done."  # the clock goes with the buttons
+    label = next(b.label for row in asked.buttons for b in row if b.data == chosen)
+    # the clock goes with the buttons; the question keeps the choice made
+    assert clock.startswith("⏳") and closed[-1].text == f"{question}\n✔ {label}"
     assert len(live("alice")) <= 1 and len(live("bob")) == 1
 
 
