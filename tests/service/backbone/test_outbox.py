@@ -476,3 +476,20 @@ def test_a_shards_pending_rows_and_their_booking_read_alike_on_both_databases(fi
     assert [r.id for r in rows if done[r.id] == ("pending", False)] == [r.id for r in rows[3:]]
     with get_engine().connect() as conn:
         assert [r.id for r in outbox.pending_for_shard(conn, "rec", 0, [])] == [r.id for r in rows[3:]]
+
+
+def test_a_message_edited_while_it_waits_goes_out_newest_in_its_first_place():
+    """The pinned board behind a flood of moves' messages: only its newest content is sent, where its first edit
+    stood (not after every message queued since, where a chat's rate limit would keep pushing it back)."""
+    from types import SimpleNamespace
+
+    from service.delivery.senders import _newest_edits
+
+    def row(id_: int, op: str, ref: str | None = None) -> SimpleNamespace:
+        return SimpleNamespace(id=id_, op=op, ref=ref)
+
+    rows = [row(1, "upsert", "board"), row(2, "send"), row(3, "upsert", "board"), row(4, "send"),
+            row(5, "upsert", "board"), row(6, "upsert", "panel")]
+    superseded: list[int] = []
+    assert [r.id for r in _newest_edits(rows, superseded)] == [5, 2, 4, 6]
+    assert superseded == [1, 3]
