@@ -233,7 +233,7 @@ def _play(
         )
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
-    api.wait(lambda: rated(game_id), 60, "the game's rating")  # its notice is the game's last message
+    api.wait(lambda: rated(game_id), 180, "the game's rating")  # its notice is the game's last message
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
     if watch_silence:

@@ -115,6 +115,8 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
     api.tap(seated[1][0], group.id, lobby_b, start_b)
     api.wait(lambda: game_row(game_a)[0] == game_row(game_b)[0] == "active", 30, "both games to start")
     api.open_bot(spectator)
+    hello = t(spectator.language_code, "lobby.welcome")  # a bare /start's answer: before /follow's, not among its
+    api.wait(lambda: any((m.text or "").startswith(hello) for m in api.messages(spectator.id)), 30, "the welcome")
     api.say(spectator, spectator.id, f"/follow {game_a}")
     welcome = t(spectator.language_code, "lobby.reply.followed", id=game_a)
     api.wait(lambda: any((m.text or "").startswith(welcome) for m in api.messages(spectator.id)), 30, "the welcome")
