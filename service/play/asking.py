@@ -90,7 +90,10 @@ def close(
     if last is None:  # never queued, or its rows are gone: nothing to close (an old message's edit would be blind)
         return
     label = _label_of(last.get("buttons"), chosen) if chosen else None
-    mark = f"✔ {label}" if label else presenting.t(lang, "ask.answered" if answered else "ask.closed")
+    if label:
+        mark = label if label.startswith("✔") else f"✔ {label}"  # "✔ End my turn" is marked already
+    else:
+        mark = presenting.t(lang, "ask.answered" if answered else "ask.closed")
     payload = {k: v for k, v in last.items() if k not in ("buttons", "question")}
     payload["text"] = f"{last.get('question', last.get('text', ''))}\n{mark}"
     outbox.upsert(s, *dm, ref, payload)
