@@ -116,12 +116,7 @@ def _panel(api: Any, chat_id: int) -> tuple[int, int, list[str]] | None:
     with api.world.lock:
         chat = api.world.chats.get(chat_id)
         for msg in reversed(list(chat.messages.values()) if chat else []):
-            data = [
-                b["callback_data"]
-                for row in (msg.reply_markup or {}).get("inline_keyboard", [])
-                for b in row
-                if "callback_data" in b
-            ]
+            data = msg.callback_data()
             if data:
                 return msg.message_id, msg.revision, data
     return None

@@ -34,12 +34,7 @@ class Table:
         (a page forward, then back), and an edit_date version would make it look tapped.
         """
         for msg in reversed(self.api.messages(player.user.id)):
-            data = [
-                b["callback_data"]
-                for row in (msg.reply_markup or {}).get("inline_keyboard", [])
-                for b in row
-                if "callback_data" in b
-            ]
+            data = msg.callback_data()
             if data:
                 return msg.message_id, msg.revision, data
         return None

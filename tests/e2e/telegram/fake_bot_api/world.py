@@ -69,6 +69,11 @@ class Message:
     edits: int = 0  # how many times it was edited: the "edited" mark a phone shows
     revision: int = 0  # bumped by every send and edit; not in the API (edit_date is whole seconds): for test players
 
+    def callback_data(self) -> list[str]:
+        """The data of its inline buttons that answer with a callback query, in order."""
+        rows = (self.reply_markup or {}).get("inline_keyboard", [])
+        return [b["callback_data"] for row in rows for b in row if "callback_data" in b]
+
 
 @dataclass
 class Topic:
