@@ -65,6 +65,9 @@ def test_worker_killed_mid_play_applies_the_move_exactly_once_after_redelivery(c
         assert s.get(GameRow, game_id).seq == 1
 
 
+SENDS = ("send_text", "edit_text")
+
+
 def test_bot_game_through_the_broker_runs_to_the_end_with_ordered_delivery(celery_broker):
     celery_pg = celery_broker
     celery_pg.start("--concurrency", "2")
@@ -86,11 +89,20 @@ def test_bot_game_through_the_broker_runs_to_the_end_with_ordered_delivery(celer
 
     wait_for(all_done, 60, "the outbox to drain")
     with session_scope() as s:
-        rows = s.query(OutboxRow).filter_by(chat="grp").order_by(OutboxRow.id).all()
-        assert {r.status for r in rows} <= {"sent", "superseded"}
-        expected = [r.payload.get("text", "") for r in rows if r.op in ("send", "upsert") and r.status == "sent"]
-    sent = [c["text"] for c in celery_pg.calls() if c["chat"] == "grp" and c["method"] in ("send_text", "edit_text")]
-    assert sent == expected
+        rows = {r.id: r for r in s.query(OutboxRow).filter_by(chat="grp")}
+        assert {r.status for r in rows.values()} <= {"sent", "superseded"}
+        expected = sorted(i for i, r in rows.items() if r.op in ("send", "upsert") and r.status == "sent")
+        calls = celery_pg.calls()
+        sent = [int(c["row"].removeprefix("outbox:")) for c in calls if c["chat"] == "grp" and c["method"] in SENDS]
+        assert sorted(sent) == expected  # each row sent once
+        for n, later in enumerate(sent):
+            for earlier in sent[n + 1 :]:
+                if later > earlier:  # sent before a row written earlier: only the newest edit of a message, in the
+                    row = rows[later]  # place of its first (superseded) edit that was written before that row
+                    assert row.op == "upsert", (later, earlier)
+                    assert any(
+                        r.ref == row.ref and r.status == "superseded" and r.id < earlier for r in rows.values()
+                    ), (later, earlier)
 
 
 def test_a_deadline_that_passed_while_everything_was_down_fires_after_restart(celery_pg, monkeypatch):
