@@ -244,9 +244,9 @@ def games_needed(plan: Plan, side_rate: float) -> int:
 def known_skills(plan: Plan, seed: int) -> SkillRun:
     rng = random.Random(seed)
     people = list(range(plan.skilled))
-    spread = [MU + SIGMA * NormalDist().inv_cdf((i + 0.5) / plan.skilled) for i in people]
-    rng.shuffle(spread)
-    skill = dict(zip(people, spread, strict=True))
+    skills = [MU + SIGMA * NormalDist().inv_cdf((i + 0.5) / plan.skilled) for i in people]
+    rng.shuffle(skills)
+    skill = dict(zip(people, skills, strict=True))
     table = _Table({p: Belief() for p in people})
     played = dict.fromkeys(people, 0)
     games = 0
