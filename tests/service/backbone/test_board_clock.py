@@ -29,10 +29,10 @@ def test_the_figure_is_coarse_and_changes_rarely():
     assert board_left("cs", 5 * 3600) != board_left("en", 5 * 3600)  # the table's language
     # a 24-hour turn seen every 15 seconds: about one figure an hour, then tens of minutes, then minutes
     figures = [board_left("en", 24 * 3600 - 15 * i) for i in range(24 * 240)]
-    changes = sum(a != b for a, b in zip(figures, figures[1:]))
+    changes = sum(a != b for a, b in zip(figures, figures[1:], strict=False))
     assert changes <= 24 + 4 + 10
     window = [board_left("en", 120 - 15 * i) for i in range(8)]  # a 2-minute window: one edit
-    assert sum(a != b for a, b in zip(window, window[1:])) == 1
+    assert sum(a != b for a, b in zip(window, window[1:], strict=False)) == 1
 
 
 def test_the_board_shows_the_time_left_and_is_edited_only_when_the_figure_changes(backbone_pg, toy_game, recording):
