@@ -172,14 +172,7 @@ def test_an_idle_player_goes_to_the_autopilot_and_comes_back_over_matrix(
         try:
             options = {"turn": "0.002", "response": "0.1", "idle": "2"}  # 7.2 s, 6 s, two timeouts in a row
             game_id, group, players = await _open_table(
-                homeserver,
-                gateway,
-                bot_id,
-                "cards",
-                ["arthur_i", "gawain_i"],
-                seed=SEED,
-                lobby_options=options,
-                pace=0.3,
+                homeserver, gateway, bot_id, "cards", ["arthur_i", "gawain_i"], seed=SEED, lobby_options=options
             )
             arthur, gawain = players
             rng = random.Random(SEED)

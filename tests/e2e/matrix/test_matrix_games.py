@@ -162,11 +162,11 @@ async def _wait(check, timeout: float, what: str, gateway: GatewayProcess, *play
 
 async def _open_table(
     hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None,
-    config: dict | None = None, lobby_options: dict[str, str] | None = None, pace: float | None = None,
+    config: dict | None = None, lobby_options: dict[str, str] | None = None,
 ):
     """A group with the bot and every player; the host opens the lobby, the others join, the host sends `!set
-    <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`) and starts. `seed`, `config`
-    and `pace` (the autopilot's and bots' `bot_delay`) are fixed in the database, as no lobby option sets them."""
+    <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`) and starts. `seed` and
+    `config` are fixed in the database, as no lobby option sets them."""
     players = [await login(hs.url, *hs.register(name)) for name in names]
     host = players[0]
     created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
@@ -188,10 +188,6 @@ async def _open_table(
         with session_scope() as s:
             row = s.get(GameRow, game_id)
             row.config = {**row.config, **config}
-    if pace is not None:
-        with session_scope() as s:
-            row = s.get(GameRow, game_id)
-            row.options = {**row.options, "bot_delay": pace}
     for p in players[1:]:
         await p.say(group, "!join")
     seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))

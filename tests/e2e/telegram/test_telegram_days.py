@@ -102,9 +102,7 @@ TURN_S, RESPONSE_S = 7.2, 6.0
 def _idle_and_back(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any) -> None:
     stack.start_beat(SCAN)
     options = {"turn": "0.002", "response": "0.1", "idle": "2"}  # 7.2 s, 6 s, two timeouts in a row
-    group, game_id, _ = open_table(
-        api, "cards", [arthur, gawain], SEED, DEFAULT_BOT_RIGHTS, lobby_options=options, pace=0.3
-    )
+    group, game_id, _ = open_table(api, "cards", [arthur, gawain], SEED, DEFAULT_BOT_RIGHTS, lobby_options=options)
     alone = Table(api, [arthur], SEED)  # Gawain has vanished: he never taps
     alone.play_until(lambda: pilot(game_id, 1) == "idle", timeout=120)
     escalated = game_row(game_id)[1]
