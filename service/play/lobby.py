@@ -117,7 +117,8 @@ def leave(game_id: int, platform: str, user: str) -> str:
 
 def set_option(game_id: int, platform: str, user: str, option: str, value: str, is_admin: bool = False) -> str:
     """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>,
-    idle <n>, away <hours>, leaving autopilot|die (the board game's: what /leave mid-game does);
+    idle <n>, away <hours>, pausevote on|off (a seated majority may /pause), leaving autopilot|die (the board
+    game's: what /leave mid-game does);
     any other name is an engine variant (`value` as int, on/off as bool, else text), checked when the game starts."""
 
     def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
@@ -139,6 +140,10 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
                 if value not in available_languages():
                     return "bad_value"
                 game.language = value
+            elif option == "pausevote":
+                if value not in ("on", "off"):
+                    return "bad_value"
+                opts["pause_vote"] = value == "on"
             elif option == "leaving":
                 if value not in pilots.LEAVING or game.kind != "board":
                     return "bad_value"
@@ -287,6 +292,7 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
         "response_minutes": round(game.options.get("response_deadline", 0) / 60),
         "idle": pilots.idle_limit(game.options),
         "away_hours": round(pilots.away_limit(game.options) / 3600),
+        "pause_vote": bool(game.options.get("pause_vote")),
         **({"leaving": game.options.get("leaving", pilots.LEAVING[0])} if game.kind == "board" else {}),
         "min_players": engine_game.min_players,
         "max_players": engine_game.max_players,

@@ -107,11 +107,14 @@ def _option_rows(lobby: dict[str, Any], lang: str | None) -> Keyboard:
         ]
     ]
     if "idle" in lobby:  # games that last days: when an idle seat goes to the autopilot, how long a vacation waits
+        vote = bool(lobby.get("pause_vote"))  # and whether seated players may /pause by a majority
         rows.append([
             Button(tr(lang, "lobby.button.idle", n=lobby["idle"]),
                    pack_lobby(lid, "idle", str(_next(IDLE_CHOICES, lobby["idle"])))),
             Button(tr(lang, "lobby.button.away", hours=lobby["away_hours"]),
                    pack_lobby(lid, "away", str(_next(AWAY_CHOICES, lobby["away_hours"])))),
+            Button(tr(lang, "lobby.button.pausevote", value=tr(lang, f"lobby.value.{_wire(vote)}")),
+                   pack_lobby(lid, "pausevote", _wire(not vote))),
         ])
     if "leaving" in lobby:  # the board game's tabletop rule B-LEAVE, or the autopilot
         rows.append([Button(tr(lang, f"lobby.button.leaving.{lobby['leaving']}"),
@@ -140,6 +143,8 @@ def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboar
     lines.append(tr(lang, "lobby.deadlines", turn=lobby["turn_hours"], response=lobby["response_minutes"]))
     if "idle" in lobby:
         lines.append(tr(lang, "lobby.days", idle=lobby["idle"], away=lobby["away_hours"]))
+    if lobby.get("pause_vote"):
+        lines.append(tr(lang, "lobby.pausevote"))
     if "leaving" in lobby:
         lines.append(tr(lang, f"lobby.leaving.{lobby['leaving']}"))
     if lobby["names"]:
