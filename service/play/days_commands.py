@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import admin_controls, autopilot, away, lobby, pause, person_move, pilots
+from service.play import admin_controls, autopilot, away, lobby, pause, person_move, pilots, quiet
 from service.play.move_messages import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -35,6 +35,8 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
         return _tap(args, cmd)
     if verb in ("away", "back"):
         return away.run(verb, args, cmd)
+    if verb == "quiet":
+        return quiet.personal(cmd, args)
     game_id = cmd.get("game_id") if verb in ("set", "abort") else _chat_game(cmd)
     if game_id is None:
         return "no_game"
