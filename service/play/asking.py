@@ -5,6 +5,10 @@ in place) and, for each decision, a question (`ask:<game>:<seat>:<prompt seq>`) 
 naming the game and the question in words, with the time left and its buttons. When the decision closes or a new
 one replaces it, the old question is edited to say so and loses its buttons: one live set of buttons per person.
 Standing actions (the Traitor's unmasking) ride on the question when there is one, else on the hand panel.
+
+The confirmations of games that last days (leave, take a seat, take one's seat back) are questions too, each a new
+message (`confirm:<game>:<verb>:<seat>_<person>:<token>`): once answered, they and any earlier one for the same
+button lose their button, so a second tap is impossible rather than refused (`close_confirmations`).
 """
 
 from __future__ import annotations
@@ -21,11 +25,48 @@ from service.play import presenting
 from service.render import Panel, narration
 from service.render.clock import time_left
 from service.store import get_engine, outbox
-from service.store.models import ActionRow, GameRow, OutboxRow
+from service.store.models import ActionRow, GameRow, OutboxRow, SentMessage
 
 
 def ask_ref(game_id: int, seat: int, seq: int) -> str:
     return f"ask:{game_id}:{seat}:{seq}"
+
+
+def confirmation_ref(s: Session, dm: tuple[str, str], game_id: int, verb: str, value: str) -> str:
+    """A new confirmation's message in the direct chat `dm` (`value` is its button's, "<seat>_<user id>"): numbered
+    after those sent before for the same button, so that one sent again comes at the bottom of the chat instead of
+    editing an older one."""
+    return f"confirm:{game_id}:{verb}:{value}:{len(_confirmations(s, dm, game_id, verb, value)) + 1}"
+
+
+def _confirmations(s: Session, dm: tuple[str, str], game_id: int, verb: str, value: str) -> set[str]:
+    """The refs of the confirmations queued or sent for this button in the chat (a sent message is remembered
+    after its outbox rows are pruned: its ref is never given to another)."""
+    prefix = f"confirm:{game_id}:{verb}:{value}:"
+
+    def query(conn: Any) -> set[str]:
+        queued = select(OutboxRow.ref).where(
+            OutboxRow.platform == dm[0], OutboxRow.chat == dm[1], OutboxRow.ref.startswith(prefix)
+        )
+        sent = select(SentMessage.ref).where(
+            SentMessage.platform == dm[0], SentMessage.chat == dm[1], SentMessage.ref.startswith(prefix)
+        )
+        return set(conn.scalars(queued.union(sent)).all())
+
+    return _read(s, query)
+
+
+def close_confirmations(s: Session, dm: tuple[str, str], game_id: int, verb: str, value: str) -> int:
+    """Take the button off every confirmation in the direct chat `dm` that carries this button: each stays, marked
+    with the button's label ("✔ 🚪 Yes, leave the game"). Returns how many lost their button."""
+    closed = 0
+    for ref in sorted(_confirmations(s, dm, game_id, verb, value)):
+        last = _last_payload(s, dm, ref)
+        if last is not None and last.get("buttons"):
+            label = last["buttons"][0][0][0]
+            outbox.upsert(s, *dm, ref, {"text": f"{last.get('text', '')}\n✔ {label}"})
+            closed += 1
+    return closed
 
 
 def panel_ref(game_id: int, seat: int) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import admin_controls, autopilot, away, lobby, pause, person_move, pilots, quiet
+from service.play import admin_controls, asking, autopilot, away, lobby, pause, person_move, pilots, quiet
 from service.play.move_messages import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -86,7 +86,8 @@ def leave(cmd: dict[str, Any], game_id: int | None) -> str:
                 text, keyboard = texts.confirm(
                     me.language or game_row.language, game_row.id, "quit", seat.seat, me.id, msgid
                 )
-                target = _dm(s, cmd["platform"], me, {"text": text, "buttons": texts.buttons(keyboard)})
+                payload = {"text": text, "buttons": texts.buttons(keyboard)}
+                target = _confirm(s, cmd["platform"], me, game_row.id, "quit", f"{seat.seat}_{me.id}", payload)
     if leave_lobby:
         return lobby.leave(game_id, cmd["platform"], cmd["user"])
     request_delivery(*target)
@@ -130,26 +131,45 @@ def _offer_seat(cmd: dict[str, Any], game_id: int, number: str | None) -> str:
         # one who never wrote to the bot is asked in the group to open a direct chat (`delivery.senders`)
         reach = {} if me.direct_chat else {"group": chat.platform_id, "name": me.name or me.platform_id,
                                            "lang": me.language or game.language}
-        target = _dm(s, cmd["platform"], me, {"text": text, "buttons": texts.buttons(keyboard), **reach})
+        payload = {"text": text, "buttons": texts.buttons(keyboard), **reach}
+        target = _confirm(s, cmd["platform"], me, game.id, "sub_ok", f"{seat.seat}_{me.id}", payload)
     request_delivery(*target)
     return "ok"
 
 
 def _tap(args: list[str], cmd: dict[str, Any]) -> str:
-    """A button of this module: args are the game id, the verb and its value."""
+    """A button of this module: args are the game id, the verb and its value. A confirmation, whatever its answer,
+    loses its button (in the effect's own transaction when there is one, else here): it is answered once."""
     game_id, verb, value = int(args[0]), args[1], args[2] if len(args) > 2 else ""
     if verb == "sub":
         return _offer_seat(cmd, game_id, value) if cmd.get("is_group") else "forged"
     seat, _, user_id = value.partition("_")
     if cmd.get("is_group") or not (seat.isdigit() and user_id.isdigit()):
         return "forged"
+    status = _confirmed(game_id, verb, int(seat), int(user_id), cmd)
+    with session_scope() as s:  # only the tapper's own chat is looked in: another's tap finds nothing to close
+        closed = asking.close_confirmations(s, (cmd["platform"], cmd["chat"]), game_id, verb, value)
+    if closed:
+        request_delivery(cmd["platform"], cmd["chat"])
+    return status
+
+
+def _confirmed(game_id: int, verb: str, seat: int, user_id: int, cmd: dict[str, Any]) -> str:
+    """The effect of a confirmation's tap: a status word."""
     if verb == "reclaim":
         status = autopilot.reclaim(game_id, cmd["platform"], cmd["user"])
         return "ok" if status in ("ok", "not_piloted") else status
     if verb == "quit" and _leaving_dies(game_id):  # the table's rule: leaving is dying (B-LEAVE), a move
-        return person_move.leave_dying(cmd, game_id, int(seat), int(user_id))
+        return person_move.leave_dying(cmd, game_id, seat, user_id)
     # decided in the change's own transaction, the first to commit (it claims the tap with its effect)
-    return autopilot.change_seats(game_id, (_quit if verb == "quit" else _take)(int(seat), int(user_id), cmd))
+    return autopilot.change_seats(game_id, (_quit if verb == "quit" else _take)(seat, user_id, cmd))
+
+
+def _answered(s: Session, cmd: dict[str, Any], game_id: int, verb: str, value: str) -> None:
+    """The confirmation loses its button with the effect, in its transaction (delivered with the change's chats)."""
+    dm = (cmd["platform"], cmd["chat"])
+    if asking.close_confirmations(s, dm, game_id, verb, value):
+        s.info.setdefault("days_chats", set()).add(dm)
 
 
 def _leaving_dies(game_id: int) -> bool:
@@ -173,6 +193,7 @@ def _quit(number: int, user_id: int, cmd: dict[str, Any]) -> autopilot.Edit:
         if seat is None or seat.user_id != user_id:
             return "not_seated"
         autopilot.hand_over(s, game, seat, chat, pilots.LEFT)
+        _answered(s, cmd, game.id, "quit", f"{number}_{user_id}")
         return "ok"
 
     return edit
@@ -189,13 +210,17 @@ def _take(number: int, user_id: int, cmd: dict[str, Any]) -> autopilot.Edit:
         if seat is None or seat.pilot not in pilots.WANTED:
             return "seat_taken"
         autopilot.substitute(s, game, seat, chat, me)
+        _answered(s, cmd, game.id, "sub_ok", f"{number}_{user_id}")
         return "ok"
 
     return edit
 
 
-def _dm(s: Session, platform: str, user: User, payload: dict[str, Any]) -> tuple[str, str]:
-    """Queue a message for the person's direct chat; returns where, to request its delivery after commit."""
-    chat = direct_chat_of(user)
-    outbox.add(s, platform, chat, "send", payload)
-    return platform, chat
+def _confirm(
+    s: Session, platform: str, user: User, game_id: int, verb: str, value: str, payload: dict[str, Any]
+) -> tuple[str, str]:
+    """Queue a confirmation (a new message, which its answer edits) for the person's direct chat; returns where, to
+    request its delivery after commit."""
+    dm = (platform, direct_chat_of(user))
+    outbox.upsert(s, *dm, asking.confirmation_ref(s, dm, game_id, verb, value), payload)
+    return dm

@@ -64,8 +64,9 @@ def test_leaving_hands_the_seat_to_the_autopilot_and_asks_for_a_substitute(backb
     assert buttons(recording.sent("grp"), "sub"), "the substitute call has its button"
     assert not any("Loyal" in text or "Traitor" in text for text in group if "left" in text)
 
-    last = recording.sent("dm-alice")[-1]
-    assert "no longer yours" in last.text and not last.buttons  # her panel edited, its buttons gone
+    panel, confirmation = recording.sent("dm-alice")[-2:]
+    assert "no longer yours" in panel.text and not panel.buttons  # her panel edited, its buttons gone
+    assert confirmation.text.endswith("✔ 🚪 Yes, leave the game") and not confirmation.buttons  # answered once
     before = len(recording.sent("dm-alice"))
     tap("alice", old_panel[-1])
     assert texts(recording.sent("dm-alice")[before:]) == ["This seat is no longer yours."]
