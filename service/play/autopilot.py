@@ -38,21 +38,42 @@ def change_seats(game_id: int, edit: Edit) -> str:
     again and hand on the autopilot's move. Returns `edit`'s status ("no_game" if the game is not running). `edit`
     decides before it changes anything: a refusal leaves no trace."""
     with session_scope() as s:
-        game = game_rows.lock_game(s, game_id)
-        if game is None or game.status != "active":
-            return "no_game"
-        seats = game_rows.seats_of(s, game_id)
-        chat = s.get(Chat, game.chat_id)
-        status = edit(s, game, seats, chat)
-        if status != "ok":
-            return status
-        republish(s, game, seats, chat)
-        state = load_state(s, game)
-        chats = _chats(s)
-    get_sessions().games.forget(game_id)  # the cached meta knew the old seats; the next move caches it again
-    request_deliveries(chats)
-    schedule_bot(game, state, delay=0.0)
+        changed = change_locked(s, game_id, edit)
+        if isinstance(changed, str):
+            return changed
+        chats = changed_chats(s)
+    after_changes([changed], chats)
     return "ok"
+
+
+def change_locked(s: Session, game_id: int, edit: Edit) -> tuple[GameRow, Any] | str:
+    """`change_seats`' change in the caller's transaction (one that changes several games locks them in id order):
+    (the game, its state) to hand to `after_changes` once committed, or the status of a refusal."""
+    game = game_rows.lock_game(s, game_id)
+    if game is None or game.status != "active":
+        return "no_game"
+    seats = game_rows.seats_of(s, game_id)
+    chat = s.get(Chat, game.chat_id)
+    status = edit(s, game, seats, chat)
+    if status != "ok":
+        return status
+    republish(s, game, seats, chat)
+    return game, load_state(s, game)
+
+
+def changed_chats(s: Session) -> set[tuple[str, str]]:
+    """The chats the transaction's changes wrote to, to deliver once it has committed."""
+    return s.info.pop("days_chats", set())
+
+
+def after_changes(changed: list[tuple[GameRow, Any]], chats: set[tuple[str, str]]) -> None:
+    """After the commit of changes: the cached tables forgotten (they knew the old seats; the next move caches them
+    again), the chats delivered, the autopilot's moves handed on."""
+    for game, _ in changed:
+        get_sessions().games.forget(game.id)
+    request_deliveries(chats)
+    for game, state in changed:
+        schedule_bot(game, state, delay=0.0)
 
 
 def republish(s: Session, game: GameRow, seats: list[Seat], chat: Chat) -> None:
@@ -64,10 +85,6 @@ def republish(s: Session, game: GameRow, seats: list[Seat], chat: Chat) -> None:
     table_epochs.stale_for_chat(s, game.chat_id)
     published = write_messages(s, game, chat, load_state(s, game), [], seats, game_rows.seat_users(s, game.id), None)
     s.info.setdefault("days_chats", set()).update(published.chats | {(chat.platform, chat.platform_id)})
-
-
-def _chats(s: Session) -> set[tuple[str, str]]:
-    return s.info.pop("days_chats", set())
 
 
 def hand_over(
@@ -98,11 +115,15 @@ def announce(s: Session, game: GameRow, seat: int, chat: Chat, reason: str, name
 
 
 def take_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User, actor: User | None = None) -> None:
-    """The seat's owner plays it again (their tap, `/back`, or an admin)."""
+    """The seat's owner plays it again (their tap, `/back`, or an admin); the offer to take it back, answered by
+    this whatever the way, loses its button."""
     seat.bot, seat.pilot, seat.timeouts = None, None, 0
     seat.prompt_sig = None  # their panel is sent afresh
     log(s, game, "back", seat.seat, owner, actor)
     outbox.tell(s, chat, texts.t(game.language, "days.back", name=_name(seat, owner)))
+    dm = (chat.platform, direct_chat_of(owner))
+    if asking.close_confirmations(s, dm, game.id, "reclaim", f"{seat.seat}_{owner.id}"):
+        s.info.setdefault("days_chats", set()).add(dm)
 
 
 def substitute(s: Session, game: GameRow, seat: Seat, chat: Chat, newcomer: User) -> None:
@@ -138,8 +159,11 @@ def _offer_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User) 
     dm = (chat.platform, direct_chat_of(owner))
     msgid = "days.offer_back" if seat.pilot in pilots.RECLAIMABLE else "days.forced_notice"
     text, keyboard = texts.confirm(lang, game.id, "reclaim", seat.seat, owner.id, msgid)
-    payload = {"text": text, "buttons": texts.buttons(keyboard) if seat.pilot in pilots.RECLAIMABLE else None}
-    outbox.add(s, *dm, "send", payload)
+    if seat.pilot in pilots.RECLAIMABLE:
+        ref = asking.confirmation_ref(s, dm, game.id, "reclaim", f"{seat.seat}_{owner.id}")
+        outbox.upsert(s, *dm, ref, {"text": text, "buttons": texts.buttons(keyboard)})
+    else:
+        outbox.add(s, *dm, "send", {"text": text})
     s.info.setdefault("days_chats", set()).add(dm)
 
 

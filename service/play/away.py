@@ -1,4 +1,6 @@
-"""Vacations: `/away 3d` (or `12h`, or until a date `2026-12-24`) and `/back`, in the person's direct chat.
+"""Vacations: `/away 3d` (or `12h`, or until a date `2026-12-24`) and `/back`, in the person's direct chat. The
+change, its answer and its notice in each game's group are written in one transaction (each game locked in id
+order, as `autopilot.change_seats` does for one), so they stand or fall together.
 
 While a person is away (`User.away_until`) every game they sit in shows "🏖 until Friday" beside their name, no
 reminder is sent to them, and a deadline of theirs that falls due is moved on, up to the date they gave, but by no
@@ -19,7 +21,6 @@ from sqlalchemy.orm import Session
 
 from service.play import autopilot, pilots
 from service.play.move_messages import direct_chat_of
-from service.play.queue import request_delivery
 from service.render import days as texts
 from service.store import outbox, session_scope, table_epochs
 from service.store.models import Chat, Deadline, GameRow, Seat, User, utcnow
@@ -53,7 +54,7 @@ def run(verb: str, args: list[str], cmd: dict[str, Any]) -> str:
     until = until_of(args[0], now) if verb == "away" and args else None
     if verb == "away" and until is None:
         return "bad_value"
-    with session_scope() as s:
+    with session_scope() as s:  # the change and every notice of it commit together (a worker's death loses none)
         me = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
         me.away_until = until
         table_epochs.stale_for_user(s, me.id)
@@ -65,10 +66,9 @@ def run(verb: str, args: list[str], cmd: dict[str, Any]) -> str:
             else texts.t(lang, "days.back_set", games=len(games))
         )
         outbox.add(s, *dm, "send", {"text": text})
-        user_id = me.id
-    request_delivery(*dm)
-    for game_id in games:
-        autopilot.change_seats(game_id, _told(user_id, verb, until))
+        changes = [autopilot.change_locked(s, game_id, _told(me.id, verb, until)) for game_id in games]  # id order
+        chats = autopilot.changed_chats(s) | {dm}
+    autopilot.after_changes([change for change in changes if not isinstance(change, str)], chats)
     return "ok"
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
-from service.play import away, lobby
+from service.play import autopilot, away, lobby
 from service.play.scans import scan
 from service.store import session_scope
-from service.store.models import ActionRow, Deadline, GameRow, User, utcnow
+from service.store.models import ActionRow, Deadline, GameEvent, GameRow, OutboxRow, User, utcnow
 from tests.service.days.helpers import command, seat, texts
 
 
@@ -84,3 +85,38 @@ def test_what_a_vacation_may_be():
     assert away.until_of("2026-12-24", now.replace(year=2026, month=12, day=1)) is not None
     for bad in ("", "0d", "999d", "3x", "2026-13-40", "yesterday", "-1d"):
         assert away.until_of(bad, now) is None, bad
+
+
+def test_the_notices_of_away_commit_with_it_even_if_the_worker_dies_right_after(
+    backbone_pg, toy_game, recording, monkeypatch
+):
+    first = lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+    second = lobby.create_and_start("rec", "grp2", "toy", {}, ["alice", "carol"], 0, seed=5)
+
+    def died(*_: object) -> None:  # the worker dies between the commit and what follows it (delivery, hand-on)
+        raise SystemExit("SIGKILL")
+
+    monkeypatch.setattr(autopilot, "after_changes", died)
+    with pytest.raises(SystemExit):
+        away.run("away", ["3d"], {"platform": "rec", "chat": "dm-alice", "user": "alice"})
+    with session_scope() as s:
+        assert s.scalar(select(User.away_until).where(User.platform_id == "alice")) is not None
+        pending = s.execute(select(OutboxRow.chat, OutboxRow.payload).where(OutboxRow.status == "pending")).all()
+        kinds = {e for (e,) in s.execute(select(GameEvent.kind).where(GameEvent.game_id.in_([first, second])))}
+    told = {chat for chat, payload in pending if payload.get("text", "").startswith("🏖 alice is away until")}
+    assert told == {"grp", "grp2"}, "each group's notice is in the outbox, delivered by the next sweep"
+    assert any(chat == "dm-alice" and "You are away until" in payload.get("text", "") for chat, payload in pending)
+    assert kinds == {"away"}
+
+
+def test_a_failed_notice_leaves_no_vacation_behind(backbone_pg, toy_game, recording, monkeypatch):
+    lobby.create_and_start("rec", "grp", "toy", {}, ["alice", "bob"], 0, seed=4)
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("the notice could not be written")
+
+    monkeypatch.setattr(autopilot, "republish", broken)
+    with pytest.raises(RuntimeError):
+        away.run("away", ["3d"], {"platform": "rec", "chat": "dm-alice", "user": "alice"})
+    with session_scope() as s:
+        assert s.scalar(select(User.away_until).where(User.platform_id == "alice")) is None, "all or nothing"
