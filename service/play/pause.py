@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 
 from service.play import autopilot
 from service.render import days as texts
-from service.store import outbox
 from service.store.models import Chat, Deadline, GameRow, Seat, utcnow
 from service.store.users import user_for
 
@@ -38,7 +37,7 @@ def run(verb: str, cmd: dict[str, Any], game_id: int, admin: bool) -> str:
         else:
             resume_clocks(s, game, utcnow())
         autopilot.log(s, game, verb, None, None, me)
-        outbox.tell(s, chat, texts.t(game.language, f"days.{verb}d", name=me.name or me.platform_id))
+        autopilot.tell(s, game, chat, texts.t(game.language, f"days.{verb}d", name=me.name or me.platform_id))
         return "ok"
 
     return autopilot.change_seats(game_id, edit)
