@@ -13,6 +13,7 @@ from typing import Any
 from service.delivery import senders
 from service.observability import metrics as observed
 from service.play import (
+    board_clock,
     bot_move,
     commands,
     hand_on,
@@ -27,6 +28,7 @@ from service.play import (
 from service.play.queue import Job, enqueue, paced
 from service.play.state import Outcome
 from service.settings import get_settings
+from service.store.models import utcnow
 from service.store.outbox import shard_of
 
 
@@ -62,13 +64,14 @@ def deliver(platform: str, chat: str | None = None, shard: int | None = None) ->
 def scan() -> dict[str, int]:
     """The beat's pass: reminders and timeouts, then what a lost task left undone: bot games that lost their
     move, caches left behind by a lost hand-on, finished games that lost their rating, received taps and commands
-    never applied; then the tournaments' round deadlines and the game ends they missed."""
+    never applied; the boards' clocks; then the tournaments' round deadlines and the game ends they missed."""
     counts = {
         **scans.scan(),
         "resumed": scans.resume_stalled_bots(),
         "forgotten": scans.forget_stale_caches(),
         "rated": rating.rate_missed(),
         "replayed": inbox.replay(),
+        "clocks": board_clock.refresh(utcnow()),
     }
     counts.update((f"tournament_{key}", n) for key, n in tournament_deadlines.scan().items())
     observed.scanned(counts)

@@ -12,12 +12,28 @@ from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
+from service.render import days as days_text
+from service.render.clock import board_left
 from service.render.narration.messages import size
 from service.store import outbox
 from service.store.models import Chat, GameRow
 
 CAPTION_LIMIT = 1024
 MORE = "…"
+
+
+def with_clock(game: GameRow, text: str, seconds: float | None) -> str:
+    """The board as the group sees it: marked when paused (no clock then), else with the time left for the
+    current decision under its title when a person is asked (`seconds`: the shortest of their clocks). The figure
+    is coarse (`clock.board_left`): the board is edited in place, and a clock that changed every minute would
+    spend the group's edits (`service.play.board_clock`)."""
+    if game.paused_at:
+        return days_text.paused_board(game.language, text)
+    if seconds is None:
+        return text
+    title, _, rest = text.partition("\n")
+    clock = board_left(game.language, max(0.0, seconds))
+    return f"{title}\n{clock}\n{rest}" if rest else f"{title}\n{clock}"
 
 
 def post(s: Session, game: GameRow, chat: Chat, text: str, image: bytes | None) -> bool:
@@ -47,4 +63,3 @@ def caption(text: str, limit: int) -> str:
             break
         kept.append(line)
     return "\n".join([*kept, MORE]) if kept else text[: limit - 1] + MORE
-

@@ -137,12 +137,15 @@ def _run(verb: str, args: list[str], cmd: dict[str, Any], game_id: int | None, a
 
 
 def _help(cmd: dict[str, Any], game_id: int | None, welcome: bool = False) -> str:
-    """The commands (and, on Matrix, how to answer with a number); `welcome`: a bare /start, greeted first."""
+    """The commands (and, on Matrix, how to answer with a number); `welcome`: a bare /start, answered short (what
+    this is, how a game starts, /help for the rest): a newcomer's first message is not the whole manual."""
     with session_scope() as s:
         game = s.get(GameRow, game_id) if game_id is not None else None
         lang = game.language if game is not None else cmd.get("language")
-    parts = [tr(lang, "lobby.welcome")] if welcome else []
-    parts += [tr(lang, "lobby.help"), tr(lang, "lobby.help.story"), tr(lang, "days.help")]
+    if welcome:
+        parts = [tr(lang, "lobby.welcome"), tr(lang, "lobby.welcome.more")]
+    else:
+        parts = [tr(lang, "lobby.help"), tr(lang, "lobby.help.story"), tr(lang, "days.help")]
     if cmd["platform"] == "matrix":
         parts.append(tr(lang, "lobby.help.numbers"))
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), "\n\n".join(parts))

@@ -52,7 +52,7 @@ NOTICES = {
 
 def notice_id(reason: str) -> str:
     """The catalog id of a precheck's reason: a game tap's notice, else the lobby's reply; "malformed" and anything
-    unknown read "That button is not valid."."""
+    unknown read "That choice is not valid."."""
     if reason in NOTICES:
         return NOTICES[reason]
     return f"lobby.reply.{reason}" if reason in admission.LOBBY_REASONS else "notice.malformed"

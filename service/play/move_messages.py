@@ -62,6 +62,17 @@ def seat_name(seat: Seat, users: dict[int, User], lang: str | None = None, left_
     return f"{name} {mark}" if mark else name
 
 
+def table_names(game: GameRow, seats: list[Seat], users: dict[int, User]) -> tuple[dict[int, str], dict[int, str]]:
+    """Each seat's name as the table sees it and the language its person reads."""
+    left_by = (game.options or {}).get("left_by") or {}
+    names = {seat.seat: seat_name(seat, users, game.language, left_by.get(str(seat.seat))) for seat in seats}
+    langs = {
+        seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
+        for seat in seats
+    }
+    return names, langs
+
+
 def write_messages(
     s: Session,
     game: GameRow,
@@ -79,12 +90,7 @@ def write_messages(
     the actor tapped, which their answered question then names."""
     engine_game = get_game(game.kind)
     out = Published()
-    left_by = (game.options or {}).get("left_by") or {}
-    names = {seat.seat: seat_name(seat, users, game.language, left_by.get(str(seat.seat))) for seat in seats}
-    langs = {
-        seat.seat: seat.language or (users[seat.seat].language if seat.seat in users else None) or game.language
-        for seat in seats
-    }
+    names, langs = table_names(game, seats, users)
     pres = presenting.presentation(
         game.kind,
         state,
@@ -98,11 +104,26 @@ def write_messages(
         with_image=bool((game.options or {}).get("picture")),
     )
     group = (chat.platform, chat.platform_id)
-    board = days_text.paused_board(game.language, pres.board) if game.paused_at else pres.board
+    over = engine_game.result(state) is not None
+    pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
+    settings = get_settings()
+    opts = game.options or {}
+    durations = {
+        "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
+        "response": float(opts.get("response_deadline", settings.response_deadline)),
+        no_idle.WINDOW: float(opts.get("window_deadline", settings.window_deadline)),
+    }
+    # the board's clock: a decision asked now runs its full time (one that goes on keeps its older clock, which
+    # the beat's pass shows within a scan: `service.play.board_clock`)
+    clocks = [
+        durations[no_idle.timing(game.kind, pending[seat.seat])]
+        for seat in seats
+        if seat.seat in users and seat.seat in pending and seat.pilot is None
+    ]
+    board = board_post.with_clock(game, pres.board, min(clocks, default=None))
     if board_post.post(s, game, chat, board, pres.board_image):
         out.chats.add(group)
     lines = list(pres.lines)
-    over = engine_game.result(state) is not None
     silence = pres.silence  # the engine ends the silence with the game (C-SILENCE)
     if silence is not None and silence != game.silence:
         game.silence = silence
@@ -112,14 +133,6 @@ def write_messages(
         outbox.add(s, *group, "send", {"text": text}, is_group=chat.is_group)
         out.chats.add(group)
 
-    pending = {} if over else {p.seat: p for p in engine_game.pending(state)}
-    settings = get_settings()
-    opts = game.options or {}
-    durations = {
-        "turn": float(opts.get("turn_deadline", settings.turn_deadline)),
-        "response": float(opts.get("response_deadline", settings.response_deadline)),
-        no_idle.WINDOW: float(opts.get("window_deadline", settings.window_deadline)),
-    }
     prompts: dict[int, tuple[int, str]] = {}
     for seat in seats:
         user = users.get(seat.seat)

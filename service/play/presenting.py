@@ -27,7 +27,7 @@ NOTICES = {
     "notice.not_seated": "You are not seated in this game.",
     "notice.not_your_turn": "It is not your turn to decide.",
     "notice.illegal": "That move is not allowed ({rule}).",
-    "notice.malformed": "That button is not valid.",
+    "notice.malformed": "That choice is not valid.",
     "notice.no_game": "There is no such game here.",
     "notice.game_over": "This game is over.",
     "notice.silence_on": "Morgan's silence: no talking until someone goes on a quest or Merlin is revealed.",

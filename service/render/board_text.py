@@ -243,32 +243,21 @@ def kind_label(kind: str, count: int, lang: str) -> str:
 def _event_values(lang: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if key in ("seat", "by", "target", "to", "with_", "other") and isinstance(value, int):
+        if key in ("seat", "target", "to", "other") and isinstance(value, int):
             out[key] = nm.seat(names, value)
-        elif key in ("seats", "knights") and isinstance(value, list):
-            out[key] = ", ".join(nm.seat(names, v) for v in value) or "–"
         elif key in ("card", "gave", "got") and isinstance(value, str):
             out[key] = nm.board_card(lang, value)
-        elif key == "cards" and isinstance(value, list):
-            out[key] = ", ".join(nm.board_card(lang, c) for c in value)
-        elif key in ("quest", "war", "to") and isinstance(value, str):
-            out[key] = nm.quest(lang, GAME, value)
-        elif key == "relic" and isinstance(value, str):
-            out[key] = nm.relic(lang, value)
-        elif key in ("traitor", "won") and isinstance(value, bool):
-            out[key] = t(lang, f"board.verdict.{key}.{str(value).lower()}")
         else:
             out[key] = value
     return out
 
 
-def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str]) -> str | None:
-    """A line for an event worth telling (a key `board.event.<kind>` exists), else None.
-
-    `seat` is None for the group (public events only), else the private recipient.
-    """
-    key = f"board.event.{event.kind}" if event.public else f"board.private.{event.kind}"
-    if not has(key):
+def event_line(event: Event, seat: int, lang: str, names: dict[int, str]) -> str | None:
+    """The line a private event shows in its recipient's direct chat (`board.private.<kind>`), else None. Public
+    events are told by the narration (`service.render.narration`), which also tells one's own private events in
+    the log and the recap (`narr.board.own.<kind>`); this is the live line beside the hand."""
+    key = f"board.private.{event.kind}"
+    if event.public or not has(key):
         return None
     data = event.data
     if event.kind == "exchange_cards" and seat != data.get("seat"):  # told from each side of the exchange

@@ -143,45 +143,12 @@ def kind_label(kind: str, count: int, lang: str) -> str:
     return f"{t(lang, f'cards.action.{kind}')} ({count})"
 
 
-def _swords(lang: str, placed: list[list[Any]]) -> str:
-    """[[quest, color, count], …] → "Picts ⚪1, Dragon ⚫2" (what was placed, in order)."""
-    marks = {"white": "⚪", "black": "⚫"}
-    return ", ".join(f"{nm.quest(lang, GAME, q)} {marks.get(color, '?')}{n}" for q, color, n in placed if n) or "–"
-
-
-def _event_values(lang: str, kind: str, data: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        if key in ("seat", "by", "target", "to", "player") and isinstance(value, int):
-            out[key] = nm.seat(names, value)
-        elif key == "card" and isinstance(value, str):
-            out[key] = nm.knight(lang, GAME, value) if kind.startswith("knight") else _card(lang, value)
-        elif key in ("cards", "deck") and isinstance(value, list):
-            out[key] = ", ".join(_card(lang, c) for c in value)
-        elif key == "quest" and isinstance(value, str):
-            out[key] = nm.quest(lang, GAME, value)
-        elif key == "value":
-            out[key] = "?" if value == "q" else value
-        elif key == "loyalty" and isinstance(value, str):
-            out[key] = nm.loyalty(lang, value)
-        elif key == "outcome" and isinstance(value, str):
-            out[key] = t(lang, f"cards.outcome.{value}")
-        elif key == "swords" and isinstance(value, list):
-            out[key] = _swords(lang, value)
-        elif key == "loyalties" and isinstance(value, list):
-            out[key] = ", ".join(f"{nm.seat(names, s)}: {nm.loyalty(lang, lo)}" for s, lo in value)
-        else:
-            out[key] = value
-    return out
-
-
-def event_line(event: Event, seat: int | None, lang: str, names: dict[int, str]) -> str | None:
-    """A line for an event worth telling (its key `cards.event.<kind>` / `cards.private.<kind>` exists), else None.
-
-    Reveals onto the Threat pile have no line on purpose: the board's single top-card line is edited instead, so
-    the group's history never lists the cards beneath the top.
-    """
-    key = f"cards.event.{event.kind}" if event.public else f"cards.private.{event.kind}"
-    if not has(key):
+def event_line(event: Event, seat: int, lang: str, names: dict[int, str]) -> str | None:
+    """The line a private event shows in its recipient's direct chat (`cards.private.<kind>`: the Knight card a
+    quest gave them), else None. Public events, the Threat card reveals among them, are told by the narration
+    (`service.render.narration`)."""
+    key = f"cards.private.{event.kind}"
+    if event.public or not has(key):
         return None
-    return fill(t(lang, key), _event_values(lang, event.kind, event.data, names))
+    values = {key: nm.knight(lang, GAME, value) if key == "card" else value for key, value in event.data.items()}
+    return fill(t(lang, key), values)

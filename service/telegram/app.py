@@ -21,6 +21,7 @@ from service.play.scans import sweep_outbox
 from service.settings import get_settings
 from service.telegram import handlers, health, menus
 from service.telegram.inbound import COMMANDS
+from service.telegram.ordering import ChatOrder
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 log = structlog.get_logger(__name__)
@@ -38,7 +39,7 @@ def build_application(
     base_url = base_url or settings.telegram_base_url
     if base_url:
         builder = builder.base_url(base_url)
-    app = builder.concurrent_updates(True).post_init(_menus).build()
+    app = builder.concurrent_updates(ChatOrder()).post_init(_menus).build()  # each chat's updates in order
     app.bot_data["backbone"] = backbone or handlers.dispatch_backbone()
     # first, in a group of its own: a silenced player's message is removed whatever else it is
     in_groups = filters.ChatType.SUPERGROUP & ~filters.StatusUpdate.ALL

@@ -67,16 +67,27 @@ def open_two_tables(api: FakeBotApi, group: Any, tables: list[list[Any]]) -> lis
     return found
 
 
-def test_two_games_in_two_topics_never_cross(
-    fake_api: FakeBotApi, stack: Stack, transcripts: Any
-) -> None:
+def test_two_games_in_two_topics_never_cross(fake_api: FakeBotApi, stack: Stack, transcripts: Any) -> None:
     api = fake_api
     ann, ben, cid, dee, eve = (api.add_user(n) for n in ("Ann", "Ben", "Cid", "Dee", "Eve"))
     group = api.add_group("Camelot Club", [ann, ben, cid, dee], bot_rights=FORUM_BOT_RIGHTS, forum=True)
     try:
         _two_tables(api, group, [[ann, ben], [cid, dee]], eve)
+    except TimeoutError as exc:
+        raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
     finally:
         transcripts(phones(api, [ann, cid, eve]))
+
+
+def _answers(api: FakeBotApi, queries: list[str]) -> list[str]:
+    """What each tap was answered, or why not."""
+    found = []
+    for query in queries:
+        try:
+            found.append(api.answer(query, timeout=1))
+        except (LookupError, TimeoutError) as exc:
+            found.append(repr(exc))
+    return found
 
 
 def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator: Any) -> None:
@@ -114,9 +125,12 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
     assert (game_row(game_a), game_row(game_b)) == before, answers
     assert all(a for a in answers), answers  # each told privately why (a toast), nothing said in a topic
 
-    api.tap(seated[0][0], group.id, lobby_a, start_a)
-    api.tap(seated[1][0], group.id, lobby_b, start_b)
-    api.wait(lambda: game_row(game_a)[0] == game_row(game_b)[0] == "active", 30, "both games to start")
+    starts = [api.tap(seated[0][0], group.id, lobby_a, start_a), api.tap(seated[1][0], group.id, lobby_b, start_b)]
+    try:  # a loaded machine (the suite's end on 2 cores) is slow here: wait longer, and say what the taps got
+        api.wait(lambda: game_row(game_a)[0] == game_row(game_b)[0] == "active", 90, "both games to start")
+    except TimeoutError as exc:
+        rows = (game_row(game_a), game_row(game_b))
+        raise TimeoutError(f"{exc}: games {rows}, taps answered {_answers(api, starts)}") from None
     api.open_bot(spectator)
     hello = t(spectator.language_code, "lobby.welcome")  # a bare /start's answer: before /follow's, not among its
     api.wait(lambda: any((m.text or "").startswith(hello) for m in api.messages(spectator.id)), 30, "the welcome")

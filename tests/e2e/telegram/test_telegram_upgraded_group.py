@@ -37,7 +37,10 @@ def test_card_game_goes_on_in_the_supergroup_its_group_became(stack: Stack, fake
         table.play_until(lambda: game_row(game_id)[0] == "finished", timeout=420)
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
-    api.wait(lambda: rated(game_id), 180, "the game's rating")  # its notice is the game's last message
+    try:
+        api.wait(lambda: rated(game_id), 180, "the game's rating")  # its notice is the game's last message
+    except TimeoutError as exc:
+        raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
 

@@ -80,7 +80,7 @@ def test_a_substitute_takes_the_seat_with_its_private_view_and_the_old_owner_get
     assert len(confirm) == 1
 
     tap("dave", confirm[0])  # someone else's confirmation does nothing in his hands
-    assert texts(recording.sent("dm-dave")) == ["That button is not valid."]
+    assert texts(recording.sent("dm-dave")) == ["That choice is not valid."]
     assert seat(game_id, 0).user_id is None
 
     tap("carol", confirm[0])
@@ -148,7 +148,7 @@ def test_a_leave_code_never_offered_is_refused_on_ones_own_turn(backbone_pg, rec
         mine = next(x for x in game_rows.seats_of(s, game_id) if x.seat == 0)
     assert any(p.seat == 0 for p in get_game("board").pending(state)), "alice's turn"
     tap("alice", pack(game_id, mine.prompt_seq, "leave"))  # signed, as a leaked key would make it
-    assert texts(recording.sent("dm-alice"))[-1] == "That button is not valid."
+    assert texts(recording.sent("dm-alice"))[-1] == "That choice is not valid."
     with session_scope() as s:
         assert all(code != "leave" for _, code in game_rows.action_log(s, game_id))
 

@@ -29,7 +29,7 @@ def test_precheck_answers_in_the_room_without_submitting(backbone_local, monkeyp
     assert [(c.chat, c.text) for c in adapter.sent()] == [
         ("!dm:x", "This game is over."),
         ("!dm:x", "This choice has expired."),
-        ("!dm:x", "That button is not valid."),
+        ("!dm:x", "That choice is not valid."),
     ]
     assert [c.text for c in submitted] == [pack(8, 9, "pass")]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import socket
 import threading
 from typing import Any
@@ -233,3 +234,28 @@ def test_one_persons_flood_is_dropped_before_it_is_queued(world: Any, monkeypatc
     submitted = rec.submitted[1:]
     assert [c.kind for c in submitted].count("tap") == 15
     assert sorted(c.user for c in submitted if c.kind == "command") == sorted([str(bob.id)] * 10 + [str(ann.id)])
+
+
+def test_one_chats_updates_are_handled_in_order_while_other_chats_go_on(fake_api: FakeBotApi) -> None:
+    """A quick /start then /follow in a direct chat reach the backbone in that order even when the first one's
+    hand-off is slow; another person's command meanwhile does not wait for it (`service.telegram.ordering`)."""
+    rec = RecordingBackbone()
+    backbone = rec.backbone()
+
+    async def slow_first(command: Inbound) -> None:
+        if command.command == "welcome":
+            await asyncio.sleep(0.6)  # longer than the next update takes to arrive
+        await backbone.submit(command)
+
+    ann = fake_api.add_user("Ann")
+    bob = fake_api.add_user("Bob")
+    with GatewayThread(fake_api.token, fake_api.base_url, dataclasses.replace(backbone, submit=slow_first)):
+        fake_api.open_bot(ann)
+        fake_api.say(ann, ann.id, "/follow 3")
+        fake_api.say(bob, bob.id, "/status")
+        submitted = wait_submitted(fake_api, rec, 3)
+    assert [(c.user, c.command) for c in submitted] == [
+        (str(bob.id), "status"),  # another chat: not held behind Ann's slow /start
+        (str(ann.id), "welcome"),
+        (str(ann.id), "follow"),  # after her /start, as she sent them
+    ]
