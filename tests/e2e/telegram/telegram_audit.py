@@ -50,7 +50,7 @@ class Rendered:
     closing: str = ""  # the closing message of the finished game
 
     def public_text(self, text: str) -> bool:
-        if text in self.boards or text == NO_RIGHTS_DEFAULT:
+        if text in self.boards or unclocked(text) in self.boards or text == NO_RIGHTS_DEFAULT:
             return True
         return all(line in self.lines or notice(line) for line in text.split("\n"))
 
@@ -95,6 +95,14 @@ def _templates(prefixes: tuple[str, ...]) -> list[re.Pattern[str]]:
 
 
 _TEMPLATES: dict[tuple[str, ...], list[re.Pattern[str]]] = {}
+
+
+def unclocked(board: str) -> str:
+    """A board without the time left under its title (`board_post.with_clock`): the clock is public, but the
+    audit renders boards from the log alone, without the deadlines."""
+    title, _, rest = board.partition("\n")
+    clock, _, below = rest.partition("\n")
+    return f"{title}\n{below}" if rest and notice(clock, ("clock.left",)) else board
 
 
 def notice(text: str, prefixes: tuple[str, ...] = NOTICE_PREFIXES) -> bool:
@@ -186,3 +194,34 @@ def rated(game_id: int) -> bool:
     """Whether the finished game's rating is written (its notice is then in the outbox)."""
     with session_scope() as s:
         return s.scalar(select(RatingChange.game_id).where(RatingChange.game_id == game_id).limit(1)) is not None
+
+
+def told_in_order(told: list[list[str]], texts: list[str]) -> list[list[str]]:
+    """The moves whose narrated lines are not found whole, in order, in the messages `texts` (as last edited): each
+    move's lines as consecutive whole lines of one message, after the previous move's (a bot's consecutive moves
+    share a message, `service.delivery.gather`). Returns the moves not found."""
+    shown = [text.split("\n") for text in texts]
+    at, after = 0, 0  # the message, and the line in it, where the previous move ended
+    missing = []
+    for lines in told:
+        block = "\n".join(lines).split("\n") if lines else []
+        if not block:
+            continue
+        found = None
+        for i in range(at, len(shown)):
+            start = after if i == at else 0
+            found = next(
+                (
+                    (i, j + len(block))
+                    for j in range(start, len(shown[i]) - len(block) + 1)
+                    if shown[i][j : j + len(block)] == block
+                ),
+                None,
+            )
+            if found is not None:
+                break
+        if found is None:
+            missing.append(lines)
+        else:
+            at, after = found
+    return missing
