@@ -1,8 +1,9 @@
 """Issue 23, the group's half of "the chat tells the story", over a real Synapse and the real gateway process: one
 person and paced bots play a 5-player board game and a 4-player card game; then the room's history is read back
-from the server. Every move's public events are in one message of their own, every Threat card revealed is told,
-the board is an image (uploaded to the media repository) captioned with the text board and replaced in place, the
-game ends with every loyalty on the final picture, and nothing secret reached the room (the leak audit)."""
+from the server. Every move's public events are within one message (a bot's turn is one), every Threat card
+revealed is told, the board is an image (uploaded to the media repository) captioned with the text board and
+replaced in place, the game ends with every loyalty on the final picture, and nothing secret reached the room (the
+leak audit)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from service.render import narration
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
-from tests.e2e.telegram.telegram_audit import rendered, told_in_order
+from tests.e2e.telegram.telegram_audit import rendered
+from tests.story_order import told_in_order
 
 pytestmark = pytest.mark.e2e
 TIMEOUT = 600.0

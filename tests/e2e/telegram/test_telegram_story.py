@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_bot_api import FakeBotApi
-from telegram_audit import rendered, told_in_order
+from telegram_audit import rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
@@ -22,6 +22,7 @@ from service.render import narration
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
+from tests.story_order import told_in_order
 
 pytestmark = pytest.mark.e2e
 
