@@ -3,9 +3,10 @@
 
 - **Equal players** (skill `MU` each) play `games` rated games at each loyal win rate in `rates`; a seat is a bot
   now and then (`bot_share`), which rates a game only with a person on each side, as the service does. The
-  population's mean rating is read every `checkpoint` games: its largest distance from the start is the drift,
-  which must stay within `MAX_DRIFT` at every rate and every reading (so a drift that grows with games, or that
-  goes one way at one side's rate, misses).
+  figure is the **drift**: the largest distance of any player's rating (their mean, mu) from the start after the
+  games, over every player at every rate; it must be within `MAX_DRIFT`. The population's mean, read every
+  `checkpoint` games, is reported beside it as the **systematic drift** (the update is zero-sum, so it stays at
+  the start unless that breaks).
 - **Known skills**: `skilled` players with skills spread as the model's prior assumes (normal quantiles around `MU`,
   standard deviation `SIGMA`) play until each has `games_each` rated games, the loyal side's win rate depending on
   the player count (`COUNT_RATES`, learned by the model as it would be from real games). The Spearman correlation
@@ -14,19 +15,22 @@
 Outcomes come from a Thurstone model (each seat's performance is its skill plus normal noise, a side's is its
 seats' mean plus normal noise, and the loyal side's edge makes its win rate the one asked for between equal
 sides), not from the logistic model the ratings assume: the model is tested on results it did not generate.
+Beside the figures it prints the arithmetic that bounds the drift (`information`, docs/ratings.md): how much a
+rated game tells about one equal player, and so how far their ratings must spread after the games.
 Pure and deterministic by seed; about a second.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
-from service.ratings.model import BETA, MU, SIGMA, Belief, is_rated, loyal_rate, rate
+from service.ratings.model import BETA, MU, SIGMA, TAU, Belief, is_rated, loyal_rate, rate
 
 MAX_DRIFT = 1.0
 MIN_SPEARMAN = 0.8
@@ -50,19 +54,39 @@ class Plan:
 
 @dataclass(frozen=True)
 class EqualRun:
-    """Equal players at one loyal win rate: the population mean at each checkpoint, and where the players ended."""
+    """Equal players at one loyal win rate: where each player's rating ended, and the population's mean at each
+    checkpoint."""
 
     side_rate: float
-    means: list[float]
-    lowest: float
-    highest: float
-    spread: float  # the players' mean uncertainty at the end
+    ratings: list[Belief]  # each player's at the end
+    means: list[float]  # the population's mean rating at each checkpoint
     loyal_share: float  # of the rated games, the share the loyal side won
     traitor_move: float  # how far a Traitor's game moved the Traitor's rating, on average
 
     @property
     def drift(self) -> float:
+        """The largest distance of a player's rating from the start: the issue's figure."""
+        return max(abs(b.mu - MU) for b in self.ratings)
+
+    @property
+    def systematic(self) -> float:
+        """The largest distance of the population's mean from the start, at any checkpoint."""
         return max(abs(m - MU) for m in self.means)
+
+    @property
+    def deviation(self) -> float:
+        """The root mean square of the players' distances from the start (their true skill)."""
+        return math.sqrt(statistics.fmean((b.mu - MU) ** 2 for b in self.ratings))
+
+    @property
+    def uncertainty(self) -> float:
+        """The root mean square of the players' sigma: what the model says the deviation is."""
+        return math.sqrt(statistics.fmean(b.sigma**2 for b in self.ratings))
+
+    @property
+    def covered(self) -> int:
+        """How many players' ratings are within their own ± (one sigma) of their true skill."""
+        return sum(abs(b.mu - MU) <= b.sigma for b in self.ratings)
 
 
 @dataclass(frozen=True)
@@ -84,8 +108,12 @@ class Report:
         return max(run.drift for run in self.equal)
 
     @property
+    def systematic(self) -> float:
+        return max(run.systematic for run in self.equal)
+
+    @property
     def met(self) -> bool:
-        return self.drift <= MAX_DRIFT and self.skill.spearman >= MIN_SPEARMAN
+        return self.drift <= MAX_DRIFT and self.systematic <= MAX_DRIFT and self.skill.spearman >= MIN_SPEARMAN
 
 
 @dataclass
@@ -113,8 +141,9 @@ class _Table:
         loyal = [p for i, p in enumerate(seats) if i != traitor]
         evil = [seats[traitor]]
         loyal_won = _loyal_wins(rng, [_skill(skill, p) for p in loyal], [_skill(skill, p) for p in evil], loyal_edge)
-        outcome = rate([self._belief(p) for p in loyal], [self._belief(p) for p in evil], loyal_won,
-                       self.side_rate(len(seats)))
+        outcome = rate(
+            [self._belief(p) for p in loyal], [self._belief(p) for p in evil], loyal_won, self.side_rate(len(seats))
+        )
         self.traitor_moves += [b.mu - self.beliefs[p].mu for p, b in zip(evil, outcome.evil, strict=True) if b]
         for people, beliefs in ((loyal, outcome.loyal), (evil, outcome.evil)):
             for person, belief in zip(people, beliefs, strict=True):
@@ -166,18 +195,58 @@ def equal_players(plan: Plan, side_rate: float, seed: int) -> EqualRun:
             rated += 1
             if rated % plan.checkpoint == 0 or rated == plan.games:
                 means.append(statistics.fmean(b.mu for b in table.beliefs.values()))
-    mus = [b.mu for b in table.beliefs.values()]
-    spread = statistics.fmean(b.sigma for b in table.beliefs.values())
-    return EqualRun(side_rate, means, min(mus), max(mus), spread, table.loyal_share(),
-                    statistics.fmean(table.traitor_moves))
+    return EqualRun(
+        side_rate, [table.beliefs[p] for p in people], means, table.loyal_share(), statistics.fmean(table.traitor_moves)
+    )
+
+
+def information(plan: Plan, side_rate: float) -> float:
+    """The Fisher information about one equal player's skill in one of the plan's rated games, by the model's
+    own likelihood: P(loyal win) = logistic(logit(rate) + (loyal mean - Traitor's) / c), c^2 = 2 BETA^2 (the
+    sides' variances, a few per cent of it once sigma is near 1, left out). A seat moves its side's mean by 1/n of
+    its skill for a side of n, so a game at rate p tells a lone Traitor p (1 - p) / c^2 and each of n - 1
+    knights p (1 - p) / ((n - 1) c)^2. Between equal players the result's variance is p (1 - p) whatever the
+    true curve's slope, so this is also how much their ratings' noise a game adds (no estimator does better).
+    Averaged over the table sizes (uniform in `SEATS`) and the bot seats (a game is rated with the Traitor a
+    person and a person among the knights), shared among the `players`."""
+    b, q = plan.bot_share, side_rate * (1 - side_rate) / (2 * BETA**2)
+    weight = total = 0.0
+    for n in SEATS:
+        rated = (1 - b) * (1 - b ** (n - 1))  # P(rated | n): the Traitor a person, and a knight
+        knights = (n - 1) * (1 - b) / (1 - b ** (n - 1))  # people among the knights, in a rated game
+        weight += rated
+        total += rated * q * (1 + knights / (n - 1) ** 2)
+    return total / weight / plan.players
+
+
+def spread(info: float) -> float:
+    """The standard deviation of an equal player's rating after games that told `info` in all, with the prior's
+    SIGMA and no TAU: 1 / sqrt(1 / SIGMA^2 + info)."""
+    return 1 / math.sqrt(1 / SIGMA**2 + info)
+
+
+def largest(m: int) -> float:
+    """The expected largest of `m` independent |N(0, 1)|: the drift of `m` equal players in units of `spread`."""
+    step, x, total = 0.001, 0.0, 0.0
+    while x < 8:
+        total += (1 - (2 * NormalDist().cdf(x + step / 2) - 1) ** m) * step
+        x += step
+    return total
+
+
+def games_needed(plan: Plan, side_rate: float) -> int:
+    """The rated games after which the expected drift of the plan's equal players (`players` at each of its
+    `rates`) is `MAX_DRIFT`, with no TAU (with it, sigma stops shrinking and no number of games is enough)."""
+    sd = MAX_DRIFT / largest(plan.players * len(plan.rates))
+    return math.ceil((1 / sd**2 - 1 / SIGMA**2) / information(plan, side_rate))
 
 
 def known_skills(plan: Plan, seed: int) -> SkillRun:
     rng = random.Random(seed)
     people = list(range(plan.skilled))
-    spread = [MU + SIGMA * NormalDist().inv_cdf((i + 0.5) / plan.skilled) for i in people]
-    rng.shuffle(spread)
-    skill = dict(zip(people, spread, strict=True))
+    skills = [MU + SIGMA * NormalDist().inv_cdf((i + 0.5) / plan.skilled) for i in people]
+    rng.shuffle(skills)
+    skill = dict(zip(people, skills, strict=True))
     table = _Table({p: Belief() for p in people})
     played = dict.fromkeys(people, 0)
     games = 0
@@ -220,16 +289,34 @@ def run(plan: Plan) -> Report:
 
 def lines(plan: Plan, report: Report) -> list[str]:
     """The printout; the last line is the verdict in the form the issue fixes."""
-    out = [f"equal players: {plan.players}, {plan.games} rated games at each loyal win rate, "
-           f"the mean read every {plan.checkpoint} games (start {MU:.1f}, allowed ±{MAX_DRIFT:.1f})"]
+    m = plan.players * len(plan.rates)
+    out = [
+        f"equal players: {plan.players}, {plan.games} rated games at each loyal win rate (start {MU:.1f}, "
+        f"allowed ±{MAX_DRIFT:.1f} for every player; the population's mean read every {plan.checkpoint} games)"
+    ]
     for run_ in report.equal:
-        means = " ".join(f"{m:.2f}" for m in run_.means)
-        out.append(f"  loyal side wins {run_.side_rate:.0%} (won {run_.loyal_share:.1%}): drift {run_.drift:.2f}; "
-                   f"a Traitor's game moves the Traitor {run_.traitor_move:+.3f} on average; players end "
-                   f"{run_.lowest:.1f} to {run_.highest:.1f} (their ± {run_.spread:.1f}); means {means}")
+        mus = [b.mu for b in run_.ratings]
+        info = plan.games * information(plan, run_.side_rate)
+        out.append(
+            f"  loyal side wins {run_.side_rate:.0%} (won {run_.loyal_share:.1%}): largest |mu - start| "
+            f"{run_.drift:.2f}, players end {min(mus):.1f} to {max(mus):.1f} (rms {run_.deviation:.2f}; "
+            f"their ± {run_.uncertainty:.2f}, {run_.covered} of {plan.players} within it; the games' "
+            f"information allows ± {spread(info):.2f}); systematic drift {run_.systematic:.2f}; a Traitor's "
+            f"game moves the Traitor {run_.traitor_move:+.3f} on average"
+        )
+    even = 0.5 if 0.5 in plan.rates else plan.rates[0]
+    info = information(plan, even)
+    out.append(
+        f"arithmetic (docs/ratings.md): a rated game at {even:.0%} tells {info:.5f} about each equal player; "
+        f"after {plan.games} games ± {spread(plan.games * info):.2f}, and the largest of {m} such ratings "
+        f"is expected {largest(m) * spread(plan.games * info):.2f} from the start; ±{MAX_DRIFT:.1f} needs "
+        f"about {games_needed(plan, even)} games with no TAU (it is {TAU:.3f}: sigma stops shrinking)"
+    )
     skill = report.skill
-    out.append(f"known skills: {skill.players} players, {plan.games_each}+ rated games each ({skill.games} games), "
-               f"loyal rate by player count {COUNT_RATES}: Spearman {skill.spearman:.3f} (needed {MIN_SPEARMAN})")
+    out.append(
+        f"known skills: {skill.players} players, {plan.games_each}+ rated games each ({skill.games} games), "
+        f"loyal rate by player count {COUNT_RATES}: Spearman {skill.spearman:.3f} (needed {MIN_SPEARMAN})"
+    )
     verdict = "met" if report.met else "not met"
     out.append(f"ratings simulate: drift {report.drift:.2f}, spearman {skill.spearman:.2f}, {verdict}")
     return out
@@ -238,8 +325,9 @@ def lines(plan: Plan, report: Report) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     """`camelot ratings simulate [--seed N] [--players N] [--games N] [--rates 0.3,0.5,0.7] [--skilled N]
     [--games-each N]`: prints the figures; exits 1 when one misses."""
-    parser = argparse.ArgumentParser(prog="camelot ratings simulate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="camelot ratings simulate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     default = Plan()
     parser.add_argument("--seed", type=int, default=default.seed)
     parser.add_argument("--players", type=int, default=default.players, help="equal players")
@@ -251,8 +339,14 @@ def main(argv: list[str] | None = None) -> None:
     rates = tuple(float(r) for r in args.rates.split(","))
     if not all(0 < r < 1 for r in rates):
         parser.error("--rates: win rates between 0 and 1, e.g. 0.3,0.5,0.7")
-    plan = Plan(seed=args.seed, players=args.players, games=args.games, rates=rates, skilled=args.skilled,
-                games_each=args.games_each)
+    plan = Plan(
+        seed=args.seed,
+        players=args.players,
+        games=args.games,
+        rates=rates,
+        skilled=args.skilled,
+        games_each=args.games_each,
+    )
     report = run(plan)
     print("\n".join(lines(plan, report)))
     if not report.met:

@@ -90,6 +90,13 @@ class Stack:
         """`camelot serve --telegram` as process `name`, with `env` added to the stack's settings."""
         return self._spawn(name, [sys.executable, "-c", CAMELOT, "serve", "--telegram"], env)
 
+    def start_beat(self, interval: float) -> subprocess.Popen[bytes]:
+        """`camelot beat` scanning deadlines every `interval` seconds (its schedule file among the logs), for the
+        tests whose deadlines must fall due while they run."""
+        schedule = str(self.logs / "celerybeat-schedule")
+        argv = [sys.executable, "-c", CAMELOT, "beat", "--schedule", schedule]
+        return self._spawn("beat", argv, {"DEADLINE_SCAN_INTERVAL": str(interval)})
+
     def kill_gateway(self, name: str = "gateway") -> None:
         """SIGKILL: no goodbye, no last offset confirmed to Telegram."""
         proc = self.procs[name]

@@ -19,6 +19,7 @@ from telegram_transcript import transcripts as phones
 
 from engine import get_game
 from service.callback import LobbyTap, linked_lobby, pack, unpack
+from service.play import pilots
 from service.play.presenting import t
 from service.store import games as game_rows
 from service.store import session_scope
@@ -50,6 +51,11 @@ def legal_codes(game_id: int, user_id: int) -> set[str]:
     return {engine_game.encode(a) for a in engine_game.legal_actions(state, seat)}
 
 
+def game_options(game_id: int) -> dict[str, Any]:
+    with session_scope() as s:
+        return dict(s.get(GameRow, game_id).options)
+
+
 def outbox_drained() -> bool:
     with session_scope() as s:
         return not s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending"))
@@ -58,10 +64,13 @@ def outbox_drained() -> bool:
 def open_table(
     api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False,
     config: dict[str, Any] | None = None,
+    lobby_options: dict[str, str] | None = None,
+    pace: float | None = None,
 ) -> tuple[Any, int, int]:
     """/newgame in a new group (`basic`: a basic group, which may be upgraded), everyone joins through the deep
     link (the lobby message is edited in place as they do), the seed (and `config`, if given) is fixed, the creator
-    starts."""
+    sends `/set <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`), then starts.
+    `pace`: the autopilot's and the bots' `bot_delay`, fixed as the seed is (no lobby option sets it)."""
     group = api.add_group("Round Table", users, bot_rights=bot_rights, basic=basic)
     first = len(api.records())
     api.say(users[0], group.id, f"/newgame {kind} {len(users)}")
@@ -92,6 +101,12 @@ def open_table(
         row.seed = seed  # the deal is random in play; fixed here so the run is repeatable
         if config:  # (a scripted situation: the engine's test-only `stack`)
             row.config = {**row.config, **config}
+        if pace is not None:
+            row.options = {**row.options, "bot_delay": pace}
+    for option, value in (lobby_options or {}).items():
+        api.say(users[0], group.id, f"/set {option} {value}")
+        key, unit, _, _ = pilots.LIMITS[option]
+        api.wait(lambda key=key, want=float(value) * unit: game_options(game_id).get(key) == want, 30, f"/set {option}")
     api.wait(lambda: all(u.first_name in (lobby.text or "") for u in users), 30, "every name in the lobby message")
     lobby_phase = [r for r in api.records()[first:] if r.chat_id == group.id]
     assert [r.action for r in lobby_phase if r.action == "send"] == ["send"]  # one lobby message, edited in place

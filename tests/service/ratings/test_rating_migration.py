@@ -48,3 +48,22 @@ def test_the_migration_recomputes_the_ratings_0004_left(fixture, request):
     command.upgrade(cfg, "head")
     assert mus == {user: rating[0] for (user, kind), rating in wanted[0].items() if kind == "board"}
     assert snapshot() == wanted
+
+
+@pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
+def test_the_full_information_migration_recomputes_what_the_damped_model_left(fixture, request):
+    request.getfixturevalue(fixture)
+    cfg = alembic_config()
+    for i, winner in enumerate(["loyal", "evil", "loyal"]):
+        people = ["alice", "bob", "carol", "dave"][i % 2 :] + ["alice", "bob"][: i % 2]
+        assert rate(finished("group", people, LOYALTY, winner))
+    wanted = snapshot()
+
+    command.downgrade(cfg, "0009")
+    try:
+        with get_engine().begin() as conn:  # what the damped update left: other numbers
+            conn.execute(text("UPDATE ratings SET mu = mu + 2, sigma = sigma + 0.8"))
+        assert snapshot() != wanted
+    finally:
+        command.upgrade(cfg, "head")
+    assert snapshot() == wanted

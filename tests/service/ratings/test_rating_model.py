@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from service.ratings.model import MU, SIGMA, TAU, Belief, is_rated, loyal_rate, rate, sides_of
+from service.ratings.model import BETA, MU, SIGMA, TAU, Belief, is_rated, loyal_rate, rate, sides_of
 
 beliefs = st.builds(Belief, st.floats(0.0, 50.0), st.floats(0.5, SIGMA))
 seats = st.one_of(st.none(), beliefs)  # None: a bot
@@ -60,8 +60,12 @@ def test_the_side_rate_shrinks_an_expected_win_and_grows_an_upset():
     assert favoured > even > 0 and 0 < expected < _moves(loyal, rate(loyal, evil, True, 0.5).loyal)[0]
 
 
-@given(st.lists(seats, min_size=1, max_size=6), st.lists(seats, min_size=1, max_size=2), st.booleans(),
-       st.floats(0.05, 0.95))
+@given(
+    st.lists(seats, min_size=1, max_size=6),
+    st.lists(seats, min_size=1, max_size=2),
+    st.booleans(),
+    st.floats(0.05, 0.95),
+)
 def test_an_update_is_zero_sum_moves_each_side_its_way_and_narrows_no_one_past_the_start(loyal, evil, won, side_rate):
     assume(any(loyal) and any(evil))  # a person on each side, as rated games have
     outcome = rate(loyal, evil, won, side_rate)
@@ -113,3 +117,17 @@ def test_sides_of_a_result():
     assert sides_of({"winner": "loyal", "loyalty": ["loyal"]}) is None  # solo: one side
     assert sides_of({"winner": None, "loyalty": ["loyal", "traitor"]}) is None  # the turn cap: no winner
     assert sides_of(None) is None
+
+
+@pytest.mark.parametrize("side_rate", [0.3, 0.5, 0.7])
+def test_a_games_information_is_taken_in_whole(side_rate):
+    """Each person's precision (1 / sigma^2) grows by what the game tells about them, p (1 - p) (share / c)^2
+    (docs/ratings.md), undamped: a lone Traitor learns 16 times what each of four knights does."""
+    loyal, evil = [Belief()] * 4, [Belief()]
+    outcome = rate(loyal, evil, True, side_rate)
+    aged = SIGMA**2 + TAU**2
+    c2 = 2 * BETA**2 + aged * (1 + 4 / 16)
+    told = side_rate * (1 - side_rate) / c2
+    traitor, knight = outcome.evil[0].sigma ** -2 - 1 / aged, outcome.loyal[0].sigma ** -2 - 1 / aged
+    assert traitor == pytest.approx(told, rel=0.3) and knight == pytest.approx(told / 16, rel=0.05)
+    assert traitor > 10 * knight
