@@ -18,7 +18,7 @@ import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
 from service.observability import metrics
-from service.play import pilots
+from service.play import pilots, tables
 from service.play.hand_on import after_commit
 from service.play.move_messages import Published, write_messages
 from service.play.queue import request_delivery
@@ -177,13 +177,20 @@ def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         refused = _refusal(s, game, "start", platform, user, is_admin)
         if refused is not None:
             return refused
+        lobby_chat = s.get(Chat, game.chat_id)
+        people = sum(1 for seat in game_rows.seats_of(s, game.id) if seat.user_id is not None)
+        table = tables.moved_at_start(s, platform, lobby_chat, people)
+        if table is not None:  # the game goes on in a room of its own; the lobby message stays where it was
+            game.chat_id = table.id
         started = _start(s, game)
         if isinstance(started, str):
+            if table is not None:
+                game.chat_id = lobby_chat.id
+                s.delete(table)
             return started
-        chat = s.get(Chat, game.chat_id)
-        _show(s, game, chat)
+        _show(s, game, lobby_chat)
     after_commit(game, started[0], started[1])
-    _deliver(chat.platform, chat.platform_id)
+    _deliver(lobby_chat.platform, lobby_chat.platform_id)
     return "ok"
 
 

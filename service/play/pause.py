@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 
 from service.play import autopilot
 from service.render import days as texts
-from service.store import outbox
 from service.store.models import Chat, Deadline, GameRow, Seat, User, utcnow
 from service.store.users import user_for
 
@@ -48,7 +47,7 @@ def run(verb: str, cmd: dict[str, Any], game_id: int, admin: bool) -> str:
             resume_clocks(s, game, utcnow())
         game.options = {key: value for key, value in game.options.items() if key != "pause_votes"}
         autopilot.log(s, game, verb, None, None, me)
-        outbox.tell(s, chat, texts.t(game.language, f"days.{verb}d", name=me.name or me.platform_id))
+        autopilot.tell(s, game, chat, texts.t(game.language, f"days.{verb}d", name=me.name or me.platform_id))
         return "ok"
 
     return autopilot.change_seats(game_id, edit)
@@ -69,12 +68,13 @@ def _vote(s: Session, game: GameRow, seats: list[Seat], chat: Chat, me: User) ->
     autopilot.log(s, game, "pause_vote", None, me, None, votes=len(votes), needed=needed)
     if len(votes) < needed:
         game.options = {**game.options, "pause_votes": sorted(votes)}
-        outbox.tell(s, chat, texts.t(game.language, "days.pause_vote", name=name, votes=len(votes), needed=needed))
+        told = texts.t(game.language, "days.pause_vote", name=name, votes=len(votes), needed=needed)
+        autopilot.tell(s, game, chat, told)
         return "ok"
     game.paused_at = utcnow()
     game.options = {key: value for key, value in game.options.items() if key != "pause_votes"}
     autopilot.log(s, game, "pause", None, None, None, votes=len(votes))
-    outbox.tell(s, chat, texts.t(game.language, "days.paused_by_vote", votes=len(votes), seated=len(voters)))
+    autopilot.tell(s, game, chat, texts.t(game.language, "days.paused_by_vote", votes=len(votes), seated=len(voters)))
     return "ok"
 
 

@@ -114,7 +114,7 @@ def test_a_card_game_paused_overnight_and_resumed_over_matrix(homeserver, backbo
         players: list[Player] = []
         try:
             options = {"turn": "0.004", "response": "0.25"}  # 14.4 s and 15 s
-            game_id, group, players = await _open_table(
+            game_id, group, _community, players = await _open_table(
                 homeserver, gateway, bot_id, "cards", ["arthur_p", "gawain_p"], seed=SEED, lobby_options=options
             )
             arthur = players[0]
@@ -171,7 +171,7 @@ def test_an_idle_player_goes_to_the_autopilot_and_comes_back_over_matrix(
         players: list[Player] = []
         try:
             options = {"turn": "0.002", "response": "0.1", "idle": "2"}  # 7.2 s, 6 s, two timeouts in a row
-            game_id, group, players = await _open_table(
+            game_id, group, _community, players = await _open_table(
                 homeserver, gateway, bot_id, "cards", ["arthur_i", "gawain_i"], seed=SEED, lobby_options=options
             )
             arthur, gawain = players
