@@ -24,7 +24,7 @@ from sqlalchemy import func, select
 
 from service.callback import Choice, unpack
 from service.matrix.choices import ChoiceMaps
-from service.play import tables
+from service.play import pilots, tables
 from service.render.i18n import t
 from service.sessions import get_sessions
 from service.store import games as game_rows
@@ -62,14 +62,21 @@ class GatewayProcess:
         self.bot_id = user_id
         self.process: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
         self.starts = 0
 
-    def _spawn(self, *argv: str) -> subprocess.Popen:
+    def _spawn(self, *argv: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         with open(self.log, "ab") as out:
             return subprocess.Popen(
                 [sys.executable, "-c", "from service.cli import app; app()", *argv],
-                env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                env={**self.env, **(env or {})}, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
             )
+
+    def start_beat(self, interval: float) -> None:
+        """`camelot beat` (with the broker) scanning deadlines every `interval` seconds, its schedule file in the
+        gateway's store: for the tests whose deadlines must fall due while they run."""
+        schedule = str(Path(self.store) / "celerybeat-schedule")
+        self.beat = self._spawn("beat", "--schedule", schedule, env={"DEADLINE_SCAN_INTERVAL": str(interval)})
 
     def start(self) -> None:
         """Start what is not running: the gateway, and the worker when there is a broker."""
@@ -90,6 +97,7 @@ class GatewayProcess:
     def stop(self) -> None:
         _terminate(self.process, self)
         _terminate(self.worker, self)
+        _terminate(self.beat, self)
 
     def alive(self) -> bool:
         running = [self.process, self.worker] if self.broker else [self.process]
@@ -154,8 +162,11 @@ async def _wait(check, timeout: float, what: str, gateway: GatewayProcess, *play
 
 async def _open_table(
     hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None,
-    config: dict | None = None,
+    config: dict | None = None, lobby_options: dict[str, str] | None = None,
 ):
+    """A group with the bot and every player; the host opens the lobby, the others join, the host sends `!set
+    <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`) and starts. `seed` and
+    `config` are fixed in the database, as no lobby option sets them."""
     players = [await login(hs.url, *hs.register(name)) for name in names]
     host = players[0]
     created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
@@ -181,6 +192,12 @@ async def _open_table(
         await p.say(group, "!join")
     seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))
     await _wait(lambda: _db(seated)[0][0] == len(players), 60, "everyone seated", gateway, *players)
+    options = select(GameRow.options).where(GameRow.id == game_id)
+    for option, value in (lobby_options or {}).items():
+        await host.say(group, f"!set {option} {value}")
+        key, unit, _, _ = pilots.LIMITS[option]
+        await _wait(lambda key=key, want=float(value) * unit: _db(options)[0][0].get(key) == want, 60,
+                    f"!set {option}", gateway, *players)
     await host.say(group, "!start")
     await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
     return game_id, await table_room(game_id, gateway, *players), group, players
