@@ -25,7 +25,7 @@ from service.play import tournament_deadlines, tournament_options
 from service.render.i18n import t
 from service.settings import get_settings
 from service.store import session_scope
-from service.store.games import seat_users
+from service.store.games import seat_users, seats_of
 from service.store.models import Chat, GameRow, Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from tests.service.tournaments.tournament_steps import past_deadline
 
@@ -159,11 +159,40 @@ async def _round_over(gateway, watcher: Player, community: str, tournament_id: i
     """Hand the round's tables to the autopilot at its deadline (as the beat does); the standings follow."""
     tournament_deadlines.scan(past_deadline(tournament_id))
     head = f"📊 Tournament #{tournament_id}: standings after round {number}"
+    return await _pictured(gateway, watcher, community, head, 240)
 
-    def standings() -> str | None:
-        return next((b for b in watcher.bodies(community) if b.startswith(head)), None)
 
-    return await _wait(standings, 240, f"the standings after round {number}", gateway, watcher)
+async def _pictured(gateway, watcher: Player, community: str, head: str, timeout: float) -> str:
+    """The text of a post in the community room that starts with `head`, once it is there: an image event (`m.image`,
+    its picture uploaded) with the text as its body."""
+
+    def posted() -> Any:
+        return next((e for e in watcher.events[community] if (getattr(e, "body", None) or "").startswith(head)), None)
+
+    event = await _wait(posted, timeout, head, gateway, watcher)
+    content = event.source["content"]
+    assert content["msgtype"] == "m.image" and content["url"].startswith("mxc://"), content
+    assert content["info"]["mimetype"] == "image/png" and content["info"]["w"] == 720
+    return event.body
+
+
+async def _finished_by_autopilot(gateway, people: list[Player], tables: dict[int, tuple[str, list[str]]],
+                                 number: int) -> None:
+    """The round's deadline handed every table to the autopilot: each game over, each person's seat played by the
+    heuristic bot, and each table's room told why (read from its history)."""
+    by_id = {p.user_id: p for p in people}
+    notice = t("en", "tournament.autopilot", round=number, names="").split(":")[0]
+    for game_id, (room, seated) in tables.items():
+        with session_scope() as s:
+            assert s.get(GameRow, game_id).status == "finished"
+            bots = {seat.bot for seat in seats_of(s, game_id) if seat.user_id}
+        assert bots == {tournament_deadlines.AUTOPILOT}
+        for _ in range(60):
+            said = [getattr(e, "body", None) or "" for e in await history(by_id[seated[0]], room)]
+            if any(body.startswith(notice) for body in said):
+                break
+            await asyncio.sleep(1)
+        assert any(body.startswith(notice) for body in said), (room, said[-3:], gateway.tail())
 
 
 def _broker(monkeypatch, redis_url: str) -> None:
@@ -192,14 +221,14 @@ def test_board_tournament_of_nine_in_rooms_of_a_space(homeserver, backbone_pg, r
             first = await _wait(lambda: _opened(tid, 1, 3), 60, "round 1", gateway)
             await _rooms_in_space(gateway, [organiser, *people], community, first)
             one = await _round_over(gateway, organiser, community, tid, 1)
+            await _finished_by_autopilot(gateway, people, first, 1)
             assert len(one.splitlines()) == 11  # a title, nine rows, a closing line
             second = await _wait(lambda: _opened(tid, 2, 3), 60, "round 2", gateway)
             assert not {r for r, _ in second.values()} & {r for r, _ in first.values()}  # new rooms
             await _rooms_in_space(gateway, [organiser, *people], community, second)
             await _round_over(gateway, organiser, community, tid, 2)
-            podium = f"🏆 Tournament #{tid} is over"
-            await _wait(lambda: any(b.startswith(podium) for b in organiser.bodies(community)), 60, "the podium",
-                        gateway, organiser)
+            await _finished_by_autopilot(gateway, people, second, 2)
+            await _pictured(gateway, organiser, community, f"🏆 Tournament #{tid} is over", 60)  # the podium
             await settle(organiser, *people)
             transcripts(await client_views([organiser, people[0]]))
             print(f"\nboard tournament of nine on Matrix: {time.monotonic() - began:.1f}s")

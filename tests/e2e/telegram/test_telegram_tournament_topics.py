@@ -19,8 +19,9 @@ from test_telegram_topics_tables import bot_topics
 
 from service.callback import LobbyTap, unpack
 from service.play import tournament_deadlines, tournament_options
+from service.render.i18n import t
 from service.store import session_scope
-from service.store.games import seat_users
+from service.store.games import seat_users, seats_of
 from service.store.models import Chat, GameRow, Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from tests.service.tournaments.tournament_steps import past_deadline
 
@@ -45,10 +46,6 @@ def _opened(group: Any, tournament_id: int, number: int, count: int) -> dict[int
     tables = _tables(tournament_id, number)
     opened = len(tables) == count and all(chat.startswith(f"{group.id}/") for chat, _ in tables.values())
     return tables if opened else None
-
-
-def _general(api: FakeBotApi, group: Any) -> list[str]:
-    return [m.text or m.caption or "" for m in api.messages(group.id, None)]
 
 
 def _open_tournament(api: FakeBotApi, group: Any, organiser: Any, people: list[Any], kind: str, options: list[str],
@@ -103,9 +100,32 @@ def _in_topics(api: FakeBotApi, group: Any, tables: dict[int, tuple[str, list[st
 
 def _round_over(api: FakeBotApi, group: Any, tid: int, number: int) -> str:
     tournament_deadlines.scan(past_deadline(tid))  # the round's deadline, as the beat finds it
-    head = f"📊 Tournament #{tid}: standings after round {number}"
-    return api.wait(lambda: next((t for t in _general(api, group) if t.startswith(head)), None), 240,
-                    f"the standings after round {number}")
+    return _pictured(api, group, f"📊 Tournament #{tid}: standings after round {number}", 240)
+
+
+def _finished_by_autopilot(api: FakeBotApi, group: Any, tables: dict[int, tuple[str, list[str]]], number: int) -> None:
+    """The round's deadline handed every table to the autopilot: each game over, each person's seat played by the
+    heuristic bot, and each topic told why."""
+    notice = t("en", "tournament.autopilot", round=number, names="").split(":")[0]
+    for game_id, (chat, _) in tables.items():
+        with session_scope() as s:
+            assert s.get(GameRow, game_id).status == "finished"
+            assert {seat.bot for seat in seats_of(s, game_id) if seat.user_id} == {tournament_deadlines.AUTOPILOT}
+        thread = int(chat.split("/")[1])
+        api.wait(lambda th=thread: any((m.text or "").startswith(notice) for m in api.messages(group.id, th)), 60,
+                 f"the autopilot's notice in topic {thread}")
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _pictured(api: FakeBotApi, group: Any, head: str, timeout: float) -> str:
+    """The text of a post in the General topic that starts with `head`, once it is there: a photo (sendPhoto)
+    with the text as its caption."""
+    post = api.wait(lambda: next((m for m in api.messages(group.id, None) if (m.caption or "").startswith(head)),
+                                 None), timeout, head)
+    assert post.photo is not None and post.photo.startswith(PNG), post
+    return post.caption
 
 
 def test_board_tournament_of_nine_in_topics(fake_api: FakeBotApi, stack: Stack, transcripts: Any) -> None:
@@ -118,13 +138,14 @@ def test_board_tournament_of_nine_in_topics(fake_api: FakeBotApi, stack: Stack, 
         first = api.wait(lambda: _opened(group, tid, 1, 3), 60, "round 1's topics")
         _in_topics(api, group, first)
         one = _round_over(api, group, tid, 1)
+        _finished_by_autopilot(api, group, first, 1)
         assert len(one.splitlines()) == 11  # a title, nine rows, a closing line
         second = api.wait(lambda: _opened(group, tid, 2, 3), 60, "round 2's topics")
         assert not {c for c, _ in second.values()} & {c for c, _ in first.values()}
         _in_topics(api, group, second)
         _round_over(api, group, tid, 2)
-        api.wait(lambda: any(t.startswith(f"🏆 Tournament #{tid} is over") for t in _general(api, group)), 60,
-                 "the podium")
+        _finished_by_autopilot(api, group, second, 2)
+        _pictured(api, group, f"🏆 Tournament #{tid} is over", 60)  # the podium
     finally:
         transcripts(phones(api, [organiser, people[0]]))
 
