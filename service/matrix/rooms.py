@@ -1,7 +1,8 @@
 """A table's own Matrix room, in the community's Space (`service.play.tables`: the delivery opens it before the
 table's first message).
 
-The bot creates the room with the table's title and invites its seated people; the room names the Space as its
+The bot creates the room with the table's title and invites its seated people (the community room's members may
+join it too: a substitute, a spectator); the room names the Space as its
 parent (`m.space.parent`) and the Space names it as a child (`m.space.child`), so clients show the community's
 tables together; the community's room gets a link to the new room. The Space is created once per community room,
 joinable by that room's members (join rule `restricted`), and recorded as the community room's parent (and in the
@@ -26,6 +27,11 @@ _making: dict[str, asyncio.Lock] = {}  # community → held while its Space is l
 
 def _via(client: AsyncClient) -> list[str]:
     return [client.user_id.split(":", 1)[1]]
+
+
+def _joinable_from(community: str) -> dict[str, Any]:
+    """A join rule letting the community room's members in without an invite (a substitute, a spectator)."""
+    return {"join_rule": "restricted", "allow": [{"type": "m.room_membership", "room_id": community}]}
 
 
 def _created(resp: Any) -> str:
@@ -54,7 +60,7 @@ async def _find_or_make_space(client: AsyncClient, community: str) -> str:
     name = next(
         (e["content"].get("name") for e in getattr(state, "events", []) if e.get("type") == "m.room.name"), None
     )
-    join_rule = {"join_rule": "restricted", "allow": [{"type": "m.room_membership", "room_id": community}]}
+    join_rule = _joinable_from(community)
     space = _created(
         await client.room_create(
             name=f"{name or 'Camelot'} ⚔",
@@ -79,7 +85,10 @@ async def open_table(client: AsyncClient, community: str, title: str, people: Se
             name=title,
             invite=list(people),
             preset=RoomPreset.private_chat,
-            initial_state=[{"type": "m.space.parent", "state_key": space, "content": {"via": via, "canonical": True}}],
+            initial_state=[
+                {"type": "m.space.parent", "state_key": space, "content": {"via": via, "canonical": True}},
+                {"type": "m.room.join_rules", "state_key": "", "content": _joinable_from(community)},
+            ],
         )
     )
     await client.room_put_state(space, "m.space.child", {"via": via, "suggested": True}, state_key=room)

@@ -19,12 +19,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import autopilot, lobby, pilots
+from service.play import autopilot, lobby, pilots, spectators
 from service.play.queue import request_delivery
 from service.render import days as texts
 from service.settings import get_settings
 from service.store import deadlines as deadline_rows
-from service.store import outbox, session_scope
+from service.store import session_scope
 from service.store.models import Chat, Deadline, GameRow, Seat, User, utcnow
 from service.store.users import user_for
 
@@ -68,8 +68,8 @@ def _set(s: Session, game: GameRow, chat: Chat, me: User, args: list[str]) -> st
     if args[0] in ("turn", "response"):
         _remeasure(s, game, args[0], value)
     autopilot.log(s, game, "set", None, None, me, option=args[0], value=args[1])
-    outbox.tell(s, chat, texts.t(game.language, "days.set", name=me.name or me.platform_id, option=args[0],
-                                 value=args[1]))
+    autopilot.tell(s, game, chat, texts.t(game.language, "days.set", name=me.name or me.platform_id, option=args[0],
+                                          value=args[1]))
     return "ok"
 
 
@@ -95,7 +95,8 @@ def _abort(cmd: dict[str, Any], game_id: int, args: list[str], admin: bool) -> s
         me = user_for(s, cmd["platform"], cmd["user"])
         autopilot.log(s, game, "abort", None, None, me, reason=reason)
         msgid = "days.aborted_why" if reason else "days.aborted"
-        outbox.tell(s, chat, texts.t(game.language, msgid, name=me.name or me.platform_id, reason=reason))
-        target = (chat.platform, chat.platform_id)
-    request_delivery(*target)
+        text = texts.t(game.language, msgid, name=me.name or me.platform_id, reason=reason)
+        targets = {(chat.platform, chat.platform_id), *spectators.tell(s, game, chat, text)}
+    for target in sorted(targets):
+        request_delivery(*target)
     return "ok"

@@ -19,7 +19,9 @@ from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import Chat, GameRow, User
 
-SET_VERBS = ("players", "bots", "game", "lang", "turn", "response", "idle", "away", *LOBBY_VARIANTS)
+SET_VERBS = (
+    "players", "bots", "game", "lang", "turn", "response", "idle", "away", "pausevote", "leaving", *LOBBY_VARIANTS
+)
 TAP_VERBS = ("join", "leave", "start", "abort", *SET_VERBS)  # all that lobby buttons carry (service.render.lobby)
 NAMED = ("tap", "join", "start", "abort")  # the commands that may carry a game id (a button, a deep link, an admin)
 # service.play.lobby's refusals, answered with their `lobby.reply.*` text (the others read "not a valid button")

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import asking, pilots
+from service.play import asking, pilots, spectators
 from service.play.hand_on import request_deliveries, schedule_bot
 from service.play.move_messages import direct_chat_of, write_messages
 from service.play.state import load_state
@@ -86,15 +86,23 @@ def hand_over(
         _offer_back(s, game, seat, chat, owner)
     log(s, game, "autopilot", seat.seat, owner, actor, reason=reason)
     if tell:
-        announce(s, game, seat.seat, chat, reason, name)
+        s.info.setdefault("days_chats", set()).update(announce(s, game, seat.seat, chat, reason, name))
     return name
 
 
-def announce(s: Session, game: GameRow, seat: int, chat: Chat, reason: str, name: str) -> None:
-    """Tell the group that the autopilot plays `name`'s seat, and call for a substitute where one may take it."""
-    outbox.tell(s, chat, texts.t(game.language, f"days.autopilot.{reason}", name=name))
+def announce(s: Session, game: GameRow, seat: int, chat: Chat, reason: str, name: str) -> set[tuple[str, str]]:
+    """Tell the group (and the game's followers: their chats are returned, to deliver) that the autopilot plays
+    `name`'s seat, and call for a substitute in the group where one may take it."""
+    followers = spectators.tell(s, game, chat, texts.t(game.language, f"days.autopilot.{reason}", name=name))
     if reason in pilots.WANTED:
         call_substitute(s, game, seat, chat, name)
+    return followers
+
+
+def tell(s: Session, game: GameRow, chat: Chat, text: str) -> None:
+    """A public notice of a change to the game, to its group and its followers, delivered once the change commits
+    (`change_seats`)."""
+    s.info.setdefault("days_chats", set()).update(spectators.tell(s, game, chat, text))
 
 
 def take_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User, actor: User | None = None) -> None:
@@ -102,7 +110,7 @@ def take_back(s: Session, game: GameRow, seat: Seat, chat: Chat, owner: User, ac
     seat.bot, seat.pilot, seat.timeouts = None, None, 0
     seat.prompt_sig = None  # their panel is sent afresh
     log(s, game, "back", seat.seat, owner, actor)
-    outbox.tell(s, chat, texts.t(game.language, "days.back", name=_name(seat, owner)))
+    tell(s, game, chat, texts.t(game.language, "days.back", name=_name(seat, owner)))
 
 
 def substitute(s: Session, game: GameRow, seat: Seat, chat: Chat, newcomer: User) -> None:
@@ -119,7 +127,7 @@ def substitute(s: Session, game: GameRow, seat: Seat, chat: Chat, newcomer: User
     game.options = {**game.options, "former": former}
     log(s, game, "takeover", seat.seat, newcomer, None, before=before.id if before is not None else None)
     name = newcomer.name or newcomer.platform_id
-    outbox.tell(s, chat, texts.t(game.language, "days.takeover", name=name, old=old_name))
+    tell(s, game, chat, texts.t(game.language, "days.takeover", name=name, old=old_name))
     dm = (chat.platform, direct_chat_of(newcomer))
     text = texts.t(newcomer.language or game.language, "days.welcome", game_id=game.id, old=old_name)
     outbox.add(s, *dm, "send", {"text": text})

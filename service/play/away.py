@@ -94,7 +94,7 @@ def _told(user_id: int, verb: str, until: datetime | None) -> autopilot.Edit:
         if verb == "back" and seat.pilot in pilots.RECLAIMABLE:
             autopilot.take_back(s, game, seat, chat, me)
         elif until is not None:
-            outbox.tell(s, chat, texts.t(game.language, "days.away_group", name=name, until=texts.until(
+            autopilot.tell(s, game, chat, texts.t(game.language, "days.away_group", name=name, until=texts.until(
                 game.language, until, utcnow())))
         return "ok"
 

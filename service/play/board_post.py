@@ -63,3 +63,14 @@ def caption(text: str, limit: int) -> str:
             break
         kept.append(line)
     return "\n".join([*kept, MORE]) if kept else text[: limit - 1] + MORE
+
+
+def tell_pictured(s: Session, chat: Chat, text: str, picture: bytes | None) -> None:
+    """Queue a notice with its picture (a game's end, a tournament's standings): the picture with the text as its
+    caption when the text fits one, else the text, then the picture on its own; the text alone without one."""
+    if picture is not None and size(text) <= CAPTION_LIMIT:
+        outbox.add(s, chat.platform, chat.platform_id, "send", {"text": text}, is_group=chat.is_group, photo=picture)
+        return
+    outbox.tell(s, chat, text)
+    if picture is not None:
+        outbox.add(s, chat.platform, chat.platform_id, "send", {"text": ""}, is_group=chat.is_group, photo=picture)

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from engine import get_game
 from engine.bots import RandomBot, heuristic_bot
-from service.play import asking, autopilot, idle, no_idle, presenting
+from service.play import asking, autopilot, idle, no_idle, presenting, spectators
 from service.play.hand_on import after_commit
 from service.play.move_messages import Published, direct_chat_of, record_move, seat_name
 from service.play.pilots import AUTOPILOT, IDLE
@@ -106,9 +106,9 @@ def _bot_move(
     published = record_move(s, game, table, state, events, seat, write_deadlines)
     if counted:  # a window's pass is no lapse: nobody is told of it
         chat = table.chat
-        outbox.tell(s, chat, presenting.t(game.language, "notice.timeout", name=name))
+        published.chats |= spectators.tell(s, game, chat, presenting.t(game.language, "notice.timeout", name=name))
         if idle_name is not None:
-            autopilot.announce(s, game, seat, chat, IDLE, idle_name)
+            published.chats |= autopilot.announce(s, game, seat, chat, IDLE, idle_name)
         published.chats.add((chat.platform, chat.platform_id))
         if seat in table.users:  # the person is told what was played for them, in their own chat
             published.chats.add(_tell_timeout(s, game, table, seat, before, action))

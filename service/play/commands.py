@@ -46,6 +46,7 @@ ROUTED = {
     "pause": days_commands.run,
     "away": days_commands.run,
     "back": days_commands.run,
+    "quiet": days_commands.run,
     "autopilot": days_commands.run,
     "replace": days_commands.run,
     "resume": days_commands.run,

@@ -1,5 +1,7 @@
 """The commands and buttons of games that last days: `/leave` mid-game, `/sub`, and their confirmations (`ROUTED`
 in `service.play.commands`; `/pause`, `/away` and the admin's are in their own modules, reached through `run`).
+A board game whose lobby chose the tabletop rule (`leaving die`) makes the confirmed `/leave` the engine's B-LEAVE
+move instead (`person_move.leave_dying`).
 
 Leaving and taking a seat are each confirmed by a second tap in the person's direct chat. The confirming button
 names the seat and the person's row id (signed with the rest, `service.callback`), so it does nothing in anyone
@@ -15,7 +17,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import admin_controls, autopilot, away, lobby, pause, pilots
+from service.play import admin_controls, autopilot, away, lobby, pause, person_move, pilots, quiet
 from service.play.move_messages import direct_chat_of
 from service.play.queue import request_delivery
 from service.render import days as texts
@@ -33,6 +35,8 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
         return _tap(args, cmd)
     if verb in ("away", "back"):
         return away.run(verb, args, cmd)
+    if verb == "quiet":
+        return quiet.personal(cmd, args)
     game_id = cmd.get("game_id") if verb in ("set", "abort") else _chat_game(cmd)
     if game_id is None:
         return "no_game"
@@ -77,8 +81,10 @@ def leave(cmd: dict[str, Any], game_id: int | None) -> str:
             if not held:
                 return "not_seated" if game is not None else "no_game"
             for game_row, seat in held:
+                dies = pilots.leaving_dies(game_row.kind, game_row.options)
+                msgid = "days.confirm_leave_die" if dies else "days.confirm_leave"
                 text, keyboard = texts.confirm(
-                    me.language or game_row.language, game_row.id, "quit", seat.seat, me.id, "days.confirm_leave"
+                    me.language or game_row.language, game_row.id, "quit", seat.seat, me.id, msgid
                 )
                 target = _dm(s, cmd["platform"], me, {"text": text, "buttons": texts.buttons(keyboard)})
     if leave_lobby:
@@ -140,8 +146,17 @@ def _tap(args: list[str], cmd: dict[str, Any]) -> str:
     if verb == "reclaim":
         status = autopilot.reclaim(game_id, cmd["platform"], cmd["user"])
         return "ok" if status in ("ok", "not_piloted") else status
+    if verb == "quit" and _leaving_dies(game_id):  # the table's rule: leaving is dying (B-LEAVE), a move
+        return person_move.leave_dying(cmd, game_id, int(seat), int(user_id))
     # decided in the change's own transaction, the first to commit (it claims the tap with its effect)
     return autopilot.change_seats(game_id, (_quit if verb == "quit" else _take)(int(seat), int(user_id), cmd))
+
+
+def _leaving_dies(game_id: int) -> bool:
+    """The game's lobby chose the tabletop rule for /leave (set before the start, it does not change after)."""
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        return game is not None and pilots.leaving_dies(game.kind, game.options)
 
 
 def _tapper(s: Session, cmd: dict[str, Any], user_id: int) -> User | None:

@@ -34,7 +34,7 @@ from service.store import ensure_migrated, outbox, session_scope
 COMMANDS = (
     "newgame", "join", "leave", "start", "abort", "status", "rules", "help", "set", "ratings", "tournament", "me",
     "log", "card", "welcome", "sub", "pause", "resume", "away", "back", "autopilot", "replace", "follow",
-    "unfollow",
+    "unfollow", "quiet",
 )
 # what a group admin may give as the game's creator could (the gateways mark them with ADMIN_FLAG)
 ADMIN_COMMANDS = ("abort", "start", "tournament", "pause", "resume", "set", "autopilot", "replace")

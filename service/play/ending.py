@@ -17,9 +17,8 @@ from engine import get_game
 from engine.core.events import Event
 from service.play import board_post, presenting
 from service.render import board_image, narration
-from service.render.narration.messages import size
 from service.store import games as game_rows
-from service.store import outbox, session_scope
+from service.store import session_scope
 from service.store.models import Chat, GameRow
 
 
@@ -49,10 +48,4 @@ def announce(
     if (game.options or {}).get("picture") and game.kind in presenting.RENDERED:
         view = get_game(game.kind).view(state, None)
         picture = board_image.render(game.kind, view, game.language, names)
-    group = (chat.platform, chat.platform_id)
-    if picture is not None and size(text) <= board_post.CAPTION_LIMIT:
-        outbox.add(s, *group, "send", {"text": text}, is_group=chat.is_group, photo=picture)
-        return
-    outbox.tell(s, chat, text)
-    if picture is not None:
-        outbox.add(s, *group, "send", {"text": ""}, is_group=chat.is_group, photo=picture)
+    board_post.tell_pictured(s, chat, text, picture)

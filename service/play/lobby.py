@@ -18,7 +18,7 @@ import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
 from service.observability import metrics
-from service.play import pilots
+from service.play import pilots, tables
 from service.play.hand_on import after_commit
 from service.play.move_messages import Published, write_messages
 from service.play.queue import request_delivery
@@ -116,7 +116,9 @@ def leave(game_id: int, platform: str, user: str) -> str:
 
 
 def set_option(game_id: int, platform: str, user: str, option: str, value: str, is_admin: bool = False) -> str:
-    """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>;
+    """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>,
+    idle <n>, away <hours>, pausevote on|off (a seated majority may /pause), leaving autopilot|die (the board
+    game's: what /leave mid-game does);
     any other name is an engine variant (`value` as int, on/off as bool, else text), checked when the game starts."""
 
     def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
@@ -138,6 +140,14 @@ def set_option(game_id: int, platform: str, user: str, option: str, value: str, 
                 if value not in available_languages():
                     return "bad_value"
                 game.language = value
+            elif option == "pausevote":
+                if value not in ("on", "off"):
+                    return "bad_value"
+                opts["pause_vote"] = value == "on"
+            elif option == "leaving":
+                if value not in pilots.LEAVING or game.kind != "board":
+                    return "bad_value"
+                opts["leaving"] = value
             elif option in ("idle", "away"):
                 amount = pilots.parse_limit(option, value)
                 if amount is None:
@@ -167,13 +177,20 @@ def start(game_id: int, platform: str, user: str, is_admin: bool = False) -> str
         refused = _refusal(s, game, "start", platform, user, is_admin)
         if refused is not None:
             return refused
+        lobby_chat = s.get(Chat, game.chat_id)
+        people = sum(1 for seat in game_rows.seats_of(s, game.id) if seat.user_id is not None)
+        table = tables.moved_at_start(s, platform, lobby_chat, people)
+        if table is not None:  # the game goes on in a room of its own; the lobby message stays where it was
+            game.chat_id = table.id
         started = _start(s, game)
         if isinstance(started, str):
+            if table is not None:
+                game.chat_id = lobby_chat.id
+                s.delete(table)
             return started
-        chat = s.get(Chat, game.chat_id)
-        _show(s, game, chat)
+        _show(s, game, lobby_chat)
     after_commit(game, started[0], started[1])
-    _deliver(chat.platform, chat.platform_id)
+    _deliver(lobby_chat.platform, lobby_chat.platform_id)
     return "ok"
 
 
@@ -282,6 +299,8 @@ def lobby_view(s: Session, game: GameRow) -> dict[str, Any]:
         "response_minutes": round(game.options.get("response_deadline", 0) / 60),
         "idle": pilots.idle_limit(game.options),
         "away_hours": round(pilots.away_limit(game.options) / 3600),
+        "pause_vote": bool(game.options.get("pause_vote")),
+        **({"leaving": game.options.get("leaving", pilots.LEAVING[0])} if game.kind == "board" else {}),
         "min_players": engine_game.min_players,
         "max_players": engine_game.max_players,
         "language": game.language,

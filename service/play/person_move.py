@@ -109,6 +109,34 @@ def _play_action_tx(s: Session, cmd: dict[str, Any], reclaim: bool = True) -> Ou
     return Outcome("applied", published.chats, game=game, state=state, published=published)
 
 
+def leave_dying(cmd: dict[str, Any], game_id: int, number: int, user_id: int) -> str:
+    """The board game's tabletop rule (lobby option `leaving die`): the confirmed `/leave` of seat `number` is the
+    engine's B-LEAVE action, a move of that seat like any other (in the log, narrated, the next decision asked),
+    and the knight dies at once. The confirmation named the seat and the person (`user_id`): it does nothing in
+    another's hands, nor once the seat is no longer theirs or its knight is dead. A status word."""
+    with session_scope() as s:
+        me = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
+        if me.id != user_id:
+            return "forged"
+        locked = game_rows.lock_with_table(s, game_id)
+        game, table = locked if locked is not None else (None, None)
+        if game is None or table is None or game.status != "active":
+            return "no_game"
+        mine = next((seat for seat in table.seats if seat.seat == number and seat.user_id == me.id), None)
+        if mine is None:
+            return "not_seated"
+        state = load_state(s, game)
+        try:
+            state, events = get_game(game.kind).apply_code(state, mine.seat, LEAVE_CODE)
+        except IllegalAction:  # already dead
+            return "not_seated"
+        get_sessions().ui.clear("panel", f"{game.id}:{mine.seat}")
+        published = record_move(s, game, table, state, events, mine.seat)
+        game_rows.save_move(s, game, table, mine.seat, LEAVE_CODE, "user", outbox.take_buffered(s))
+    after_commit(game, state, published, committed_at=time.time())
+    return "ok"
+
+
 def _standing(engine_game: Any, state: Any, seat: int, code: str) -> bool:
     """Whether `code` is one of the seat's standing actions now (taken whatever is pending, from any of its panels:
     it means the same whenever it is tapped)."""

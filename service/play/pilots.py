@@ -18,6 +18,9 @@ RECLAIMABLE = (IDLE, AWAY)  # the owner's next tap takes the seat back
 WANTED = (LEFT, IDLE, FORCED, REPLACED)  # a substitute may take the seat
 DISMISSED = (LEFT, REPLACED)  # the owner loses the seat at once
 IDLE_LIMIT = 2  # timeouts in a row that hand a seat to the autopilot (lobby option "idle")
+# what `/leave` mid-game does (lobby option "leaving", the board game's): the autopilot plays the seat, or the
+# tabletop rule B-LEAVE, leaving is dying (`person_move.leave_dying`)
+LEAVING = ("autopilot", "die")
 AWAY_LIMIT_HOURS = 72.0  # how far a vacation may push one deadline in a game (lobby option "away")
 
 
@@ -55,3 +58,9 @@ def idle_limit(options: dict[str, Any] | None) -> int:
 def away_limit(options: dict[str, Any] | None) -> float:
     """Seconds a vacation may add to one deadline of the game."""
     return float((options or {}).get("away_limit") or AWAY_LIMIT_HOURS * 3600)
+
+
+def leaving_dies(kind: str, options: dict[str, Any] | None) -> bool:
+    """Whether `/leave` kills the knight (the board game's tabletop rule, chosen in the lobby) instead of handing
+    the seat to the autopilot."""
+    return kind == "board" and (options or {}).get("leaving") == "die"

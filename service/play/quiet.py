@@ -3,7 +3,9 @@ creator of its open game. Kept as the chat's `quiet` ("23-08 Europe/Prague"), th
 (`zoneinfo`, so summer time is the zone's own).
 
 Inside them the beat sends no reminder (in the group, nor in a direct chat) and applies no timeout: each waits,
-and a deadline that falls inside them falls at their end (`scans.scan` moves the row there).
+and a deadline that falls inside them falls at their end (`scans.scan` moves the row there). A person may have their
+direct-chat reminder come anyway: `/quiet off` in their direct chat (`User.remind_in_quiet`), `/quiet on` again to
+have it wait; the group's reminders and the timeout wait all the same.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from service.play.queue import request_delivery
 from service.render import days as texts
 from service.store import games as game_rows
 from service.store import outbox, session_scope
+from service.store.models import Deadline, User
 from service.store.users import chat_for, user_for
 
 MAX_SPEC = 64
@@ -82,3 +85,24 @@ def run(cmd: dict[str, Any], args: list[str], admin: bool) -> str:
         target = (chat.platform, chat.platform_id)
     request_delivery(*target)
     return "ok"
+
+
+def personal(cmd: dict[str, Any], args: list[str]) -> str:
+    """`/quiet on|off` in a person's direct chat: whether their direct-chat reminders wait for the end of a group's
+    quiet hours (on, the default) or come anyway (off)."""
+    if cmd.get("is_group"):
+        return "quiet_direct_only"
+    if args[:1] not in (["on"], ["off"]) or len(args) != 1:
+        return "bad_value"
+    with session_scope() as s:
+        me = user_for(s, cmd["platform"], cmd["user"], cmd.get("user_name"), cmd.get("language"))
+        me.remind_in_quiet = args[0] == "off"
+        outbox.add(s, cmd["platform"], cmd["chat"], "send", {"text": texts.t(me.language, f"days.quiet_dm_{args[0]}")})
+    request_delivery(cmd["platform"], cmd["chat"])
+    return "ok"
+
+
+def reminds_anyway(user: User | None, row: Deadline) -> bool:
+    """Whether the deadline's first reminder (the one in the person's direct chat) goes out inside a group's quiet
+    hours: the person asked for it (`/quiet off`) and it is still to come."""
+    return user is not None and user.remind_in_quiet and row.reminders == 0

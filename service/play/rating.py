@@ -9,12 +9,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import exists, select
 
 from service import ratings
+from service.play import spectators
 from service.play.queue import enqueue, request_delivery
 from service.render.ratings import changes_text
 from service.sessions import get_sessions
 from service.settings import get_settings
 from service.store import games as game_rows
-from service.store import outbox, session_scope
+from service.store import session_scope
 from service.store.models import Chat, GameRow, RatingChange, Seat, utcnow
 
 MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour, and those not rated stay found
@@ -23,17 +24,18 @@ MISSED_WITHIN = 6 * 3600.0  # how far back: games with people end a few an hour,
 def rate(game_id: int) -> str:
     """Rate the game and post the changes to its chat; "rated", or why not ("no_game", "not_rated"). A
     tournament's game is then handed on to its tournament (`tournament_game`), rated or not."""
-    chat = None
+    targets: set[tuple[str, str]] = set()
     with session_scope() as s:
         game = game_rows.lock_game(s, game_id)
         if game is None:
             return "no_game"
         changes = ratings.rate_game(s, game)
-        if changes and game.chat_id is not None:
+        if changes and game.chat_id is not None:  # the group's post, and its followers' copy
             chat = s.get(Chat, game.chat_id)
-            outbox.tell(s, chat, changes_text(game.language, game.kind, changes))
-    if chat is not None:
-        request_delivery(chat.platform, chat.platform_id)
+            targets = {(chat.platform, chat.platform_id)}
+            targets |= spectators.tell(s, game, chat, changes_text(game.language, game.kind, changes))
+    for target in sorted(targets):
+        request_delivery(*target)
     if game.options.get("tournament") is not None:
         enqueue("tournament_game", game_id=game_id)
     return "rated" if changes else "not_rated"

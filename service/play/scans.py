@@ -30,7 +30,8 @@ from service.store.models import Chat, Deadline, GameRow, OutboxRow, ProcessedUp
 def scan(now: datetime | None = None) -> dict[str, int]:
     """One pass over due rows; returns counts of reminders sent and timeouts started. A person away on vacation
     gets no reminder, and their deadline is moved on or their seat handed to the autopilot (`away.at_deadline`).
-    In a group's quiet hours nothing is sent and no timeout applied: it waits for their end (`quiet`)."""
+    In a group's quiet hours nothing is sent and no timeout applied: it waits for their end (`quiet`), but for a
+    direct-chat reminder its person asked to have anyway (`/quiet off`)."""
     now = now or utcnow()
     settings = get_settings()
     fractions = tuple(settings.reminder_fractions)
@@ -42,11 +43,13 @@ def scan(now: datetime | None = None) -> dict[str, int]:
         for row in deadline_rows.due(s, now):
             game = s.get(GameRow, row.game_id)
             hush = quiet.end_of_quiet(s.get(Chat, game.chat_id).quiet, now)
-            if hush is not None:  # the group's quiet hours: what falls due now waits for their end
+            user = game_rows.seat_users(s, game.id).get(row.seat)
+            if hush is not None and not (now < row.due_at and quiet.reminds_anyway(user, row)):
+                # the group's quiet hours: what falls due now waits for their end (but a direct-chat reminder the
+                # person asked to have anyway)
                 row.next_at = hush
                 row.due_at = max(row.due_at, hush) if now >= row.due_at else row.due_at
                 continue
-            user = game_rows.seat_users(s, game.id).get(row.seat)
             away_until = user.away_until if user is not None and user.away_until else None
             if now >= row.due_at:
                 verdict = away.at_deadline(s, game, row, away_until, now)  # a vacation moves it on, or pilots

@@ -1,6 +1,7 @@
 """Spectators (issue 25 item 4): a person who follows a table gets, in the bot's direct chat, a copy of what the
 table's own chat gets — its public board (edited in place, under a ref of its own) and the narrated story of each
-move, and at the end the full reveal — and nothing else.
+move, the table's public notices told outside a move's messages (`tell`: a timeout, the autopilot taking a seat, a
+pause, the rating changes at the end), and at the end the full reveal — and nothing else.
 
 What is copied is decided by address, not by content: only the rows a move queues for the table's chat (the public
 chat every player and onlooker there reads), never a seat's direct chat, so no hand, loyalty or peek can reach a
@@ -72,6 +73,16 @@ def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) ->
             }
             ref = f"watch:{row['ref']}" if row.get("ref") else None
             outbox.add(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
+    return {(chat.platform, direct) for direct in chats}
+
+
+def tell(s: Session, game: GameRow, chat: Chat, text: str) -> set[tuple[str, str]]:
+    """Queue a public notice for the table's chat and a copy for each of the game's followers; returns the
+    followers' chats, for the caller to have delivered with the table's once it commits."""
+    outbox.tell(s, chat, text)
+    chats = followers(game.id, s)
+    for direct in chats:
+        outbox.add(s, chat.platform, direct, "send", {"text": text})
     return {(chat.platform, direct) for direct in chats}
 
 

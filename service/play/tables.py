@@ -6,6 +6,12 @@ to any chat. Before the first of them is sent, the delivery asks the platform's 
 (`open_table`: create the topic or room, invite the seated people, link it from the community) and moves the chat
 and its pending rows to the real address (`service.delivery.tables`). A platform that cannot open one (no right to
 create topics) keeps the game in the community's own chat, as a plain group does.
+
+On Matrix a room has only the people invited to it, so a `!newgame` lobby stays in the community's room, where the
+players are, and the game moves to a room of its own when it starts (`moved_at_start`): the bot then invites the
+seated people, links the room from the community's room and adds it to the community's Space, and the community's
+room is free for the next lobby. A game with one person (a 1:1 room with the bot, a solo game against bots) stays
+where it was started.
 """
 
 from __future__ import annotations
@@ -28,6 +34,15 @@ OWN_ROOMS = ("matrix",)  # platforms where every table of a tournament gets a ro
 def own_places(platform: str, forum: bool) -> bool:
     """Whether a community's tables get places of their own: a Telegram forum supergroup, any Matrix room."""
     return forum or platform in OWN_ROOMS
+
+
+def moved_at_start(s: Session, platform: str, lobby: Chat, people: int) -> Chat | None:
+    """The placeholder chat a lobby's game moves to as it starts with `people` seated people, or None where it stays:
+    on Matrix, a game of several people started in a group room (in a table's room too: the next game there gets a
+    room of its own in the same Space)."""
+    if platform not in OWN_ROOMS or people < 2 or not lobby.is_group or is_placeholder(lobby.platform_id):
+        return None
+    return new_table(s, platform, lobby.platform_id)
 
 
 def new_address(community: str) -> str:

@@ -23,13 +23,14 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from engine import get_game
+from service.play import spectators
 from service.play.bot_move import play_bot
 from service.play.queue import enqueue
 from service.play.state import load_state
 from service.play.tournament_rounds import Opened, record_if_over
 from service.render import tournaments as texts
 from service.store import games as game_rows
-from service.store import outbox, session_scope, table_epochs
+from service.store import session_scope, table_epochs
 from service.store.models import Chat, GameRow, Tournament, TournamentRound, TournamentTable, utcnow
 from service.tournaments import rows
 
@@ -84,7 +85,8 @@ def _hand_over(
     round_row.autopilot = round_row.autopilot or now
     table_epochs.stale_for_chat(s, game.chat_id)  # a bot move on a cached table would not see the new bots
     chat = s.get(Chat, game.chat_id)
-    outbox.tell(s, chat, texts.autopilot_text(game.language, round_row.number, rows.seat_names(s, table.id)))
+    # its followers' copy goes out with the autopilot's first move (its copies of the board ask for their delivery)
+    spectators.tell(s, game, chat, texts.autopilot_text(game.language, round_row.number, rows.seat_names(s, table.id)))
     return True
 
 

@@ -28,6 +28,7 @@ from service.play.hand_on import after_commit
 from service.play.move_messages import Published
 from service.play.queue import request_delivery
 from service.play.tournament_show import ranked, show, tell
+from service.render import standings_image
 from service.render import tournaments as texts
 from service.store import session_scope
 from service.store.models import GameRow, Tournament, TournamentRound, TournamentTable, utcnow
@@ -114,7 +115,9 @@ def advance(s: Session, tournament: Tournament, round_row: TournamentRound, now:
     round_row.finished = now
     standing = ranked(s, tournament)
     lang = tournament.language
-    opened.chats.add(tell(s, tournament, texts.standings_text(lang, tournament.id, round_row.number, standing)))
+    text = texts.standings_text(lang, tournament.id, round_row.number, standing)
+    picture = standings_image.standings(lang, tournament.id, round_row.number, standing)  # once a round: cheap
+    opened.chats.add(tell(s, tournament, text, picture))
     playing = course.active([r.entrant for r in rows.registered(s, tournament.id)], round_row.number + 1)
     met = meetings(_tables(s, tournament.id))
     reason = course.over(tournament_options.format_of(tournament), round_row.number, standing, playing, met)
@@ -122,7 +125,8 @@ def advance(s: Session, tournament: Tournament, round_row: TournamentRound, now:
         reason = "too_few"
     if reason is not None:
         tournament.status = "finished"
-        opened.chats.add(tell(s, tournament, texts.podium_text(lang, tournament.id, reason, standing)))
+        podium = standings_image.podium(lang, tournament.id, reason, standing)
+        opened.chats.add(tell(s, tournament, texts.podium_text(lang, tournament.id, reason, standing), podium))
     opened.chats.add(show(s, tournament))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from service.play import board_post
 from service.play.tournament_options import SEATS
 from service.render import tournaments as texts
 from service.store import outbox
@@ -66,8 +67,9 @@ def show(s: Session, tournament: Tournament) -> tuple[str, str]:
     return chat.platform, chat.platform_id
 
 
-def tell(s: Session, tournament: Tournament, text: str) -> tuple[str, str]:
-    """Queue a notice in the tournament's chat; returns the chat."""
+def tell(s: Session, tournament: Tournament, text: str, picture: bytes | None = None) -> tuple[str, str]:
+    """Queue a notice in the tournament's chat, with its picture if given (`board_post.tell_pictured`); returns
+    the chat."""
     chat = s.get(Chat, tournament.chat_id)
-    outbox.tell(s, chat, text)
+    board_post.tell_pictured(s, chat, text, picture)
     return chat.platform, chat.platform_id

@@ -74,6 +74,7 @@ def tr(lang: str | None, msgid: str, **kwargs: Any) -> str:
 TURN_HOURS = (12, 24, 48, 72)
 IDLE_CHOICES = (1, 2, 3, 5)  # timeouts in a row before the autopilot takes a seat (`service.play.pilots`)
 AWAY_CHOICES = (0, 24, 72, 168)  # hours a vacation may push a deadline
+LEAVING_CHOICES = ("autopilot", "die")  # what /leave mid-game does in a board game (`service.play.pilots.LEAVING`)
 RESPONSE_MINUTES = (30, 60, 180)
 VARIANT_CHOICES: dict[str, dict[str, tuple[Any, ...]]] = {
     "board": {"traitor": ("standard", "none", "among_us"), "squires": (False, True), "war_any_order": (False, True)},
@@ -106,12 +107,18 @@ def _option_rows(lobby: dict[str, Any], lang: str | None) -> Keyboard:
         ]
     ]
     if "idle" in lobby:  # games that last days: when an idle seat goes to the autopilot, how long a vacation waits
+        vote = bool(lobby.get("pause_vote"))  # and whether seated players may /pause by a majority
         rows.append([
             Button(tr(lang, "lobby.button.idle", n=lobby["idle"]),
                    pack_lobby(lid, "idle", str(_next(IDLE_CHOICES, lobby["idle"])))),
             Button(tr(lang, "lobby.button.away", hours=lobby["away_hours"]),
                    pack_lobby(lid, "away", str(_next(AWAY_CHOICES, lobby["away_hours"])))),
+            Button(tr(lang, "lobby.button.pausevote", value=tr(lang, f"lobby.value.{_wire(vote)}")),
+                   pack_lobby(lid, "pausevote", _wire(not vote))),
         ])
+    if "leaving" in lobby:  # the board game's tabletop rule B-LEAVE, or the autopilot
+        rows.append([Button(tr(lang, f"lobby.button.leaving.{lobby['leaving']}"),
+                            pack_lobby(lid, "leaving", _next(LEAVING_CHOICES, lobby["leaving"])))])
     variants = VARIANT_CHOICES.get(lobby["kind"], {})
     row = []
     for name, choices in variants.items():
@@ -136,6 +143,10 @@ def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboar
     lines.append(tr(lang, "lobby.deadlines", turn=lobby["turn_hours"], response=lobby["response_minutes"]))
     if "idle" in lobby:
         lines.append(tr(lang, "lobby.days", idle=lobby["idle"], away=lobby["away_hours"]))
+    if lobby.get("pause_vote"):
+        lines.append(tr(lang, "lobby.pausevote"))
+    if "leaving" in lobby:
+        lines.append(tr(lang, f"lobby.leaving.{lobby['leaving']}"))
     if lobby["names"]:
         lines.append(tr(lang, "lobby.seated", names=", ".join(lobby["names"])))
     lid = lobby["id"]

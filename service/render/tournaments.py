@@ -177,7 +177,7 @@ def help_text(lang: str | None) -> str:
 
 def _row(lang: str | None, rank: int, row: Row) -> str:
     text = t(lang, "tournament.standings.row", rank=rank, name=row.name, points=points(lang, row.points),
-             merit=_signed(lang, row.merit), opponents=points(lang, row.opponents))
+             merit=signed(lang, row.merit), opponents=points(lang, row.opponents))
     return f"{text} · {t(lang, 'tournament.standings.withdrawn')}" if row.withdrawn else text
 
 
@@ -186,7 +186,8 @@ def points(lang: str | None, value: float) -> str:
     return format_decimal(round(value, 2), format="0.##", locale=normalize(lang))
 
 
-def _signed(lang: str | None, value: float) -> str:
+def signed(lang: str | None, value: float) -> str:
+    """A merit with its sign and two decimals, as the language writes them: "+0.25", "−1.00"."""
     return ("+" if round(value, 2) >= 0 else "−") + format_decimal(abs(value), format="0.00", locale=normalize(lang))
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 """The shape of the structured values cached here (a game's pickled state and table, its meta, UI state), named in
 each one's key: values written in another shape are not found, and age out. Bump it when any of them changes shape;
 tests/service/backbone/test_cache_format.py pins the table's columns and the engine states' fields to it."""

@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -61,6 +62,8 @@ class User(Base):
     direct_chat: Mapped[str | None] = mapped_column(String(255))
     language: Mapped[str | None] = mapped_column(String(16))
     away_until: Mapped[datetime | None] = mapped_column()  # on vacation until then (`service.play.away`)
+    # their direct-chat reminders come even during a group's quiet hours (`/quiet off`, `service.play.quiet`)
+    remind_in_quiet: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created: Mapped[datetime] = mapped_column(default=utcnow)
 
 

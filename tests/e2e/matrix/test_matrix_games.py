@@ -24,11 +24,12 @@ from sqlalchemy import func, select
 
 from service.callback import Choice, unpack
 from service.matrix.choices import ChoiceMaps
+from service.play import pilots, tables
 from service.render.i18n import t
 from service.sessions import get_sessions
 from service.store import games as game_rows
 from service.store import session_scope
-from service.store.models import GameRow, OutboxRow, ProcessedUpdate, Seat
+from service.store.models import Chat, GameRow, OutboxRow, ProcessedUpdate, Seat
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[3]
@@ -61,14 +62,21 @@ class GatewayProcess:
         self.bot_id = user_id
         self.process: subprocess.Popen | None = None
         self.worker: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
         self.starts = 0
 
-    def _spawn(self, *argv: str) -> subprocess.Popen:
+    def _spawn(self, *argv: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         with open(self.log, "ab") as out:
             return subprocess.Popen(
                 [sys.executable, "-c", "from service.cli import app; app()", *argv],
-                env=self.env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+                env={**self.env, **(env or {})}, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
             )
+
+    def start_beat(self, interval: float) -> None:
+        """`camelot beat` (with the broker) scanning deadlines every `interval` seconds, its schedule file in the
+        gateway's store: for the tests whose deadlines must fall due while they run."""
+        schedule = str(Path(self.store) / "celerybeat-schedule")
+        self.beat = self._spawn("beat", "--schedule", schedule, env={"DEADLINE_SCAN_INTERVAL": str(interval)})
 
     def start(self) -> None:
         """Start what is not running: the gateway, and the worker when there is a broker."""
@@ -89,6 +97,7 @@ class GatewayProcess:
     def stop(self) -> None:
         _terminate(self.process, self)
         _terminate(self.worker, self)
+        _terminate(self.beat, self)
 
     def alive(self) -> bool:
         running = [self.process, self.worker] if self.broker else [self.process]
@@ -153,8 +162,11 @@ async def _wait(check, timeout: float, what: str, gateway: GatewayProcess, *play
 
 async def _open_table(
     hs, gateway: GatewayProcess, bot_id: str, kind: str, names: list[str], seed: int | None = None,
-    config: dict | None = None,
+    config: dict | None = None, lobby_options: dict[str, str] | None = None,
 ):
+    """A group with the bot and every player; the host opens the lobby, the others join, the host sends `!set
+    <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`) and starts. `seed` and
+    `config` are fixed in the database, as no lobby option sets them."""
     players = [await login(hs.url, *hs.register(name)) for name in names]
     host = players[0]
     created = await host.client.room_create(name=f"Camelot {kind}", invite=[bot_id, *(p.user_id for p in players[1:])])
@@ -180,9 +192,30 @@ async def _open_table(
         await p.say(group, "!join")
     seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id, Seat.user_id.is_not(None))
     await _wait(lambda: _db(seated)[0][0] == len(players), 60, "everyone seated", gateway, *players)
+    options = select(GameRow.options).where(GameRow.id == game_id)
+    for option, value in (lobby_options or {}).items():
+        await host.say(group, f"!set {option} {value}")
+        key, unit, _, _ = pilots.LIMITS[option]
+        await _wait(lambda key=key, want=float(value) * unit: _db(options)[0][0].get(key) == want, 60,
+                    f"!set {option}", gateway, *players)
     await host.say(group, "!start")
     await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
-    return game_id, group, players
+    return game_id, await table_room(game_id, gateway, *players), group, players
+
+
+async def table_room(game_id: int, gateway: GatewayProcess, *players: Player) -> str:
+    """The room of its own a game of several people moves to as it starts (`service.play.tables`), once its
+    players are in it."""
+
+    def opened() -> str | None:
+        with session_scope() as s:
+            address = s.get(Chat, s.get(GameRow, game_id).chat_id).platform_id
+        return None if tables.is_placeholder(address) else address
+
+    room = await _wait(opened, 60, "the table's room", gateway, *players)
+    await _wait(lambda: all(room in p.client.rooms for p in players), 60, "the players in the table's room", gateway,
+                *players)
+    return room
 
 
 ARMOR = {"stack": {"first": 0, "skip_gesture": True, "board": {"relics": [["armor"], [], [], []]},
@@ -215,7 +248,10 @@ async def _draw_with_the_armor(game_id: int, group: str, players: list[Player], 
 
 
 def _direct_room(player: Player, bot_id: str, group: str) -> str | None:
-    return next((r for r, room in player.client.rooms.items() if r != group and bot_id in room.users), None)
+    """The player's room with the bot alone (not `group`, which may be a 1:1 room too; not a community's room,
+    Space or table)."""
+    return next((r for r, room in player.client.rooms.items()
+                 if r != group and bot_id in room.users and room.member_count == 2 and not room.room_type), None)
 
 
 def _claimed(update_id: str) -> int:
@@ -355,13 +391,14 @@ def _one_live_menu(player: Player, room: str) -> int:
     return questions
 
 
-async def _check_rooms(group: str, players: list[Player], bot_id: str) -> dict:
-    """Nothing lost, nothing repeated, nothing private in the group (or its edit history), DMs only to their owner."""
+async def _check_rooms(group: str, players: list[Player], bot_id: str, community: str | None = None) -> dict:
+    """Nothing lost, nothing repeated, nothing private in the group (or its edit history), DMs only to their owner.
+    `community`: the room the lobby was in, whose lobby message and link to the table are not checked here."""
     rows = [r for (r,) in _db(select(OutboxRow).where(OutboxRow.platform == "matrix").order_by(OutboxRow.id))]
     # Every row was delivered, except edits a newer edit of the same message replaced before they went out.
     assert [(r.id, r.op, r.status, r.error) for r in rows if r.status not in ("sent", "superseded")] == []
     assert all(r.op == "upsert" for r in rows if r.status == "superseded")
-    rows = [r for r in rows if r.status == "sent"]
+    rows = [r for r in rows if r.status == "sent" and r.chat != community]
     dms = {p.user_id: _direct_room(p, bot_id, group) for p in players}
     assert all(dms.values()) and len(set(dms.values())) == len(players)
     room_of = {f"@user:{user}": room for user, room in dms.items()}
@@ -419,12 +456,13 @@ def test_board_game_four_players_with_gateway_restart(homeserver, backbone_pg, t
         began = time.monotonic()
         try:
             names = ["arthur_b", "gawain_b", "kay_b", "tristan_b"]  # the first seat holds Lancelot's Armor
-            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "board", names, config=ARMOR)
+            game_id, group, community, players = await _open_table(homeserver, gateway, bot_id, "board", names,
+                                                                   config=ARMOR)
             await _draw_with_the_armor(game_id, group, players, gateway, bot_id)
             seen = await _play(game_id, group, players, gateway, bot_id, random.Random(4), restart_after=25)
             await _drained(gateway, players)
             transcripts(await client_views(players))  # each player's rooms as their client shows them
-            rooms = await _check_rooms(group, players, bot_id)
+            rooms = await _check_rooms(group, players, bot_id, community)
             assert gateway.starts == 2
             print(f"\nboard game: {seen}, {rooms['group']} in the group, {time.monotonic() - began:.1f}s")
             for p in players:
@@ -452,11 +490,12 @@ def test_card_game_five_players_with_morgan_silence_and_a_killed_gateway(homeser
         try:
             names = [f"{name}_{mode}" for name in ("arthur", "gawain", "kay", "tristan", "galahad")]
             # Seed 1 turns a Morgan card up within the first few moves whatever the players choose.
-            game_id, group, players = await _open_table(homeserver, gateway, bot_id, "cards", names, seed=1)
+            game_id, group, community, players = await _open_table(homeserver, gateway, bot_id, "cards", names,
+                                                                   seed=1)
             seen = await _play(game_id, group, players, gateway, bot_id, random.Random(5), restart_after=8, kill=kill)
             await _drained(gateway, players)
             transcripts(await client_views(players))
-            rooms = await _check_rooms(group, players, bot_id)
+            rooms = await _check_rooms(group, players, bot_id, community)
             assert "outbox.no_adapter" not in gateway.log.read_text(), "a worker was handed a Matrix delivery"
             assert gateway.starts == 2 and seen["killed_answer"] and _claimed(seen["killed_answer"]) == 1
             assert seen["silences"] >= 1 and seen["forbidden"] == seen["silences"] and not seen["allowed_in_silence"]

@@ -1,7 +1,8 @@
 """Leaving and a substitute over Matrix (issue 24): a real Synapse, the real gateway, real nio clients. Arthur and
-Gawain sit down with three bots; Gawain sends !leave in his direct room and confirms with its number; Mordred, in
-the group but not seated, sends !sub there, confirms in the direct room the bot opens with him, and receives the
-seat's private view, which reached no other room; Gawain gets nothing after the handover."""
+Gawain sit down with three bots, and the game moves to a room of its own; Gawain sends !leave in his direct room and
+confirms with its number; Mordred, in the group but not seated, joins the table's room, sends !sub there, confirms in
+the direct room the bot opens with him, and receives the seat's private view, which reached no other room; Gawain
+gets nothing after the handover."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import asyncio
 
 import pytest
 from matrix_players import login
+from nio import JoinError
 from sqlalchemy import func, select
-from test_matrix_games import _db, _direct_room, _game_status, _start_gateway, _wait
+from test_matrix_games import _db, _direct_room, _game_status, _start_gateway, _wait, table_room
 
 from service.play import presenting
 from service.play.state import load_state
@@ -74,6 +76,7 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
                         "bots on", gateway, *players)
             await arthur.say(group, "!start")
             await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
+            table = await table_room(game_id, gateway, arthur, gawain)  # the game's own room: its people invited
             await _wait(lambda: _direct_room(gawain, bot_id, group), 60, "Gawain's direct room", gateway, *players)
 
             gawain_dm = _direct_room(gawain, bot_id, group)
@@ -88,7 +91,9 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
             await asyncio.gather(*(p.sync(timeout_ms=500) for p in players))
             gawain_seen = len(gawain.bodies(gawain_dm))
 
-            await mordred.say(group, "!sub")
+            joined = await mordred.client.join(table)  # a member of the community's room may join its tables
+            assert not isinstance(joined, JoinError), joined
+            await mordred.say(table, "!sub")
             await _wait(lambda: _direct_room(mordred, bot_id, group), 60, "Mordred's direct room", gateway, *players)
             mordred_dm = _direct_room(mordred, bot_id, group)
             take_label = t("en", "days.button.sub_ok")
@@ -104,7 +109,7 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
             assert len(gawain.bodies(gawain_dm)) == gawain_seen, gawain.bodies(gawain_dm)[gawain_seen:]
             others = [body for p in (arthur, gawain) for room in p.events for body in p.bodies(room)]
             assert not [body for body in others if view in body], "the seat's view reached another room"
-            group_bodies = arthur.bodies(group)
+            group_bodies = arthur.bodies(table)
             assert any("gawain_d left the game" in body for body in group_bodies)
             assert any("takes over the seat of gawain_d" in body for body in group_bodies)
             transcripts({p.user_id: "\n".join(b for room in p.events for b in p.bodies(room)) for p in players})

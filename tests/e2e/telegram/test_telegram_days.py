@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from fake_bot_api import FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
-from sqlalchemy import select
 from telegram_players import Table
 from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
@@ -27,8 +26,8 @@ from test_telegram_games import game_row, open_table, outbox_drained, settle
 from test_telegram_substitute import _lobby_button
 
 from service.render.i18n import t
-from service.store import session_scope
-from service.store.models import ActionRow, Deadline, GameRow, Seat, utcnow
+from service.store.models import utcnow
+from tests.e2e.days_checks import deadlines, moves, paused_at, pilot, piloted_after, played_by_hand
 
 pytestmark = pytest.mark.e2e
 SEED = 3
@@ -36,34 +35,9 @@ SCAN = 1.0  # the beat's interval, seconds
 PAUSED = t("en", "days.paused_mark")
 
 
-def _deadlines(game_id: int) -> dict[int, Any]:
-    """The open deadlines: seat → when it falls due."""
-    with session_scope() as s:
-        return dict(s.execute(select(Deadline.seat, Deadline.due_at).where(Deadline.game_id == game_id)).all())
-
-
-def _paused_at(game_id: int) -> Any:
-    with session_scope() as s:
-        return s.get(GameRow, game_id).paused_at
-
-
 def _board(group: Any) -> str:
     """The pinned board's text (its caption, under a picture)."""
     return (group.messages[group.pinned].text or "") if group.pinned is not None else ""
-
-
-def _actions(game_id: int) -> list[tuple[int, int, str, Any]]:
-    """(seq, seat, by, when) of every move."""
-    with session_scope() as s:
-        stmt = select(ActionRow.seq, ActionRow.seat, ActionRow.by, ActionRow.created).where(
-            ActionRow.game_id == game_id
-        )
-        return [tuple(row) for row in s.execute(stmt.order_by(ActionRow.seq))]
-
-
-def _pilot(game_id: int, number: int) -> str | None:
-    with session_scope() as s:
-        return s.scalar(select(Seat.pilot).where(Seat.game_id == game_id, Seat.seat == number))
 
 
 def test_a_card_game_paused_overnight_and_resumed_over_telegram(
@@ -84,22 +58,22 @@ def _pause_overnight(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any) ->
     table.play_until(lambda: game_row(game_id)[1] >= 3, timeout=60)
 
     api.say(arthur, group.id, "/pause")
-    api.wait(lambda: _paused_at(game_id) is not None, 30, "the pause")
-    paused_at = _paused_at(game_id)
+    api.wait(lambda: paused_at(game_id) is not None, 30, "the pause")
+    since = paused_at(game_id)
     api.wait(lambda: _board(group).startswith(PAUSED), 30, "⏸ on the pinned board")
     settle(api, game_id)  # taps that were on their way are played; the outbox is drained
-    frozen, before, heard = _deadlines(game_id), game_row(game_id), len(api.records())
+    frozen, before, heard = deadlines(game_id), game_row(game_id), len(api.records())
     assert frozen, "a decision is open while the game is paused"
     night = max(frozen.values()) - utcnow() + timedelta(seconds=4 * SCAN)
     time.sleep(max(night.total_seconds(), 0))  # beyond the time any deadline had left, and a few scans more
     assert game_row(game_id) == before, "a move was played while paused"
-    assert _deadlines(game_id) == frozen, "a deadline moved while paused"
+    assert deadlines(game_id) == frozen, "a deadline moved while paused"
     assert api.records()[heard:] == [], "a reminder or a timeout reached Telegram while paused"
 
     api.say(arthur, group.id, "/resume")
-    api.wait(lambda: _paused_at(game_id) is None, 30, "the resume")
-    resumed = _deadlines(game_id)
-    stood = utcnow() - paused_at
+    api.wait(lambda: paused_at(game_id) is None, 30, "the resume")
+    resumed = deadlines(game_id)
+    stood = utcnow() - since
     for seat, due in frozen.items():  # each runs on with the time it had left: moved on by the night's length
         assert resumed[seat] - due >= stood - timedelta(seconds=3), (seat, due, resumed[seat], stood)
         assert resumed[seat] > utcnow()
@@ -128,13 +102,11 @@ TURN_S, RESPONSE_S = 7.2, 6.0
 def _idle_and_back(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any) -> None:
     stack.start_beat(SCAN)
     options = {"turn": "0.002", "response": "0.1", "idle": "2"}  # 7.2 s, 6 s, two timeouts in a row
-    group, game_id, _ = open_table(
-        api, "cards", [arthur, gawain], SEED, DEFAULT_BOT_RIGHTS, lobby_options=options, pace=0.3
-    )
+    group, game_id, _ = open_table(api, "cards", [arthur, gawain], SEED, DEFAULT_BOT_RIGHTS, lobby_options=options)
     alone = Table(api, [arthur], SEED)  # Gawain has vanished: he never taps
-    alone.play_until(lambda: _pilot(game_id, 1) == "idle", timeout=120)
+    alone.play_until(lambda: pilot(game_id, 1) == "idle", timeout=120)
     escalated = game_row(game_id)[1]
-    timeouts = [(seat, by) for _, seat, by, _ in _actions(game_id) if by == "timeout"]
+    timeouts = [(seat, by) for _, seat, by, _ in moves(game_id) if by == "timeout"]
     assert timeouts == [(1, "timeout"), (1, "timeout")], timeouts
     api.wait(lambda: _lobby_button(api, group.id, "sub"), 30, "the call for a substitute")
     groups = [r.text for r in api.records(group.id)]
@@ -143,25 +115,23 @@ def _idle_and_back(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any) -> N
 
     waited_on_him: list[int] = []
     alone.play_until(
-        lambda: sum(seat == 1 for seq, seat, _, _ in _actions(game_id) if seq > escalated) >= 3,
+        lambda: len(piloted_after(game_id, escalated, 1)) >= 3,
         timeout=60,
-        on_step=lambda: waited_on_him.append(1) if 1 in _deadlines(game_id) else None,
+        on_step=lambda: waited_on_him.append(1) if 1 in deadlines(game_id) else None,
     )
     assert not waited_on_him, "a deadline was set on the autopilot's seat"
-    moves = _actions(game_id)
-    piloted = [
-        (prev, move) for prev, move in zip(moves, moves[1:], strict=False) if move[0] > escalated and move[1] == 1
-    ]
+    piloted = piloted_after(game_id, escalated, 1)
     assert all(move[2] == "bot" for _, move in piloted), piloted
     slowest = max((move[3] - prev[3]).total_seconds() for prev, move in piloted)
     assert slowest < min(TURN_S, RESPONSE_S), f"the game waited {slowest:.1f} s on the autopilot's seat"
 
     message_id, back = api.wait(lambda: _lobby_button(api, gawain.id, "reclaim"), 30, "Gawain's way back")
     api.tap(gawain, gawain.id, message_id, back)
-    api.wait(lambda: _pilot(game_id, 1) is None, 30, "the seat back with Gawain")
+    api.wait(lambda: pilot(game_id, 1) is None, 30, "the seat back with Gawain")
     returned = game_row(game_id)[1]
-    by_hand = lambda: (1, "user") in [(seat, by) for seq, seat, by, _ in _actions(game_id) if seq > returned]  # noqa: E731
+    by_hand = lambda: played_by_hand(game_id, returned, 1)  # noqa: E731
     Table(api, [arthur, gawain], SEED + 1).play_until(lambda: by_hand() or game_row(game_id)[0] != "active", 60)
     assert by_hand(), "Gawain played his seat again by hand"
-    assert t("en", "days.back", name="Gawain") in [r.text for r in api.records(group.id)]
+    told = t("en", "days.back", name="Gawain")
+    api.wait(lambda: told in [r.text for r in api.records(group.id)], 30, "the group told Gawain is back")
     print("idle player over Telegram:", {"escalated_at": escalated, "slowest_autopilot_s": round(slowest, 2)})

@@ -65,12 +65,10 @@ def open_table(
     api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False,
     config: dict[str, Any] | None = None,
     lobby_options: dict[str, str] | None = None,
-    pace: float | None = None,
 ) -> tuple[Any, int, int]:
     """/newgame in a new group (`basic`: a basic group, which may be upgraded), everyone joins through the deep
     link (the lobby message is edited in place as they do), the seed (and `config`, if given) is fixed, the creator
-    sends `/set <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`), then starts.
-    `pace`: the autopilot's and the bots' `bot_delay`, fixed as the seed is (no lobby option sets it)."""
+    sends `/set <option> <value>` for each of `lobby_options` (deadlines, limits: `pilots.LIMITS`), then starts."""
     group = api.add_group("Round Table", users, bot_rights=bot_rights, basic=basic)
     first = len(api.records())
     api.say(users[0], group.id, f"/newgame {kind} {len(users)}")
@@ -101,8 +99,6 @@ def open_table(
         row.seed = seed  # the deal is random in play; fixed here so the run is repeatable
         if config:  # (a scripted situation: the engine's test-only `stack`)
             row.config = {**row.config, **config}
-        if pace is not None:
-            row.options = {**row.options, "bot_delay": pace}
     for option, value in (lobby_options or {}).items():
         api.say(users[0], group.id, f"/set {option} {value}")
         key, unit, _, _ = pilots.LIMITS[option]

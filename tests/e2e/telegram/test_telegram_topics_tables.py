@@ -20,6 +20,7 @@ from service.store import session_scope
 from service.store.models import Chat, GameRow, SentMessage
 
 pytestmark = pytest.mark.e2e
+RATED_DEAL = 1  # a 2-seat card deal with a Traitor among the seats
 
 
 def lobby_in(api: FakeBotApi, group: Any, thread: int) -> Any:
@@ -96,6 +97,8 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
         creators = {gid: s.get(GameRow, gid).creator_id for _, gid, _ in opened}
     order = sorted(opened, key=lambda o: creators[o[1]])
     (thread_a, game_a, lobby_a), (thread_b, game_b, lobby_b) = order
+    with session_scope() as s:  # a deal with a Traitor at table A: a person on each side, so the game is rated
+        s.get(GameRow, game_a).seed = RATED_DEAL
     with session_scope() as s:
         for thread, game_id in ((thread_a, game_a), (thread_b, game_b)):
             chat = s.get(Chat, s.get(GameRow, game_id).chat_id)
@@ -143,6 +146,14 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
         if not any([t.step() for t in tables]):
             time.sleep(0.05)
     api.wait(outbox_drained, 60, "the outbox to drain")
+    rated = t("en", "ratings.title", game=t("en", "lobby.game.cards"))  # table A's rating changes, as its topic got
+    post = api.wait(
+        lambda: next((m for m in api.messages(group.id, thread_a) if (m.text or "").startswith(rated)), None),
+        180,
+        "table A's rating",
+    )
+    api.wait(lambda: (api.messages(spectator.id)[-1].text or "") == post.text, 60, "the spectator's copy of it")
+    api.wait(outbox_drained, 60, "the outbox to drain")
 
     # every message the bot wrote in the group is in one of the two topics, and names only that topic's game
     own = {thread_a: game_a, thread_b: game_b}
@@ -155,7 +166,8 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
                 tap = unpack(b.get("callback_data", "")) if "callback_data" in b else None
                 named = tap.lobby_id if isinstance(tap, LobbyTap) else tap.game_id if isinstance(tap, Choice) else None
                 assert named in (None, own[msg.thread_id]), (msg.thread_id, b)
-    # the spectator got table A's public messages (its board, story and reveal), nothing of table B, nothing private
+    # the spectator got table A's public messages (its board, story, reveal and rating), nothing of table B, nothing
+    # private
     got = [m for m in api.messages(spectator.id)[followed_from:]]
     topic_a = {m.text or m.caption for m in written if m.thread_id == thread_a}
     topic_b = {m.text or m.caption for m in written if m.thread_id == thread_b}

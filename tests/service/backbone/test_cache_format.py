@@ -13,7 +13,7 @@ from service.sessions.base import CACHE_FORMAT
 from service.store import games
 
 # CACHE_FORMAT → the digest of `_shape()` (3: the engine states' full field names, issue 22)
-SHAPES = {2: "176cd986554d6293", 3: "89630691cf5e702d"}
+SHAPES = {2: "176cd986554d6293", 3: "89630691cf5e702d", 4: "fefad652931bc0f0"}
 
 
 def _shape() -> str:

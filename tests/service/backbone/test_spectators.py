@@ -15,7 +15,7 @@ from service.play.dispatch import submit
 from service.render.i18n import t
 from service.store import session_scope
 from service.store.games import seats_of
-from service.store.models import Follower, GameRow
+from service.store.models import Follower, GameRow, RatingChange
 
 GROUP = "club"
 PEOPLE = ["ann", "ben", "cat"]
@@ -83,3 +83,27 @@ def test_a_follower_gets_the_public_board_and_story_and_the_reveal_and_nothing_p
     closing = [text for text in _texts(recording, GROUP) if text.startswith("🏁")]  # every seat's loyalty shown
     assert len(closing) == 1 and closing[0] in {c.text for c in followed}  # the full reveal at the end
     assert len(recording.sent("dm-pete")) == pete_had  # nothing after the unfollow
+
+
+def test_a_follower_gets_the_tables_timeout_notices_and_its_rating(backbone_local, recording):
+    """What the table's chat is told outside a move's own messages is public too: each timeout, and the rating
+    changes after the end (`spectators.tell`)."""
+    people = [*PEOPLE, "dan"]
+    for person in [*people, "olga"]:
+        _say(person, "help")
+    game_id = lobby.create_and_start("rec", GROUP, "cards", {}, people, 0, seed=45)
+    _say("olga", "follow", str(game_id))
+    _play_by_timeouts(game_id)
+    with session_scope() as s:  # rated as the game ended (its `rate_game`, run in-process here)
+        assert s.scalars(select(RatingChange.user_id).where(RatingChange.game_id == game_id)).all()
+
+    followed = [c.text for c in recording.sent("dm-olga") if c.text]
+    group = _texts(recording, GROUP)
+    timeout = t("en", "notice.timeout", name="{name}").split("{name}")[1]
+    told = [text for text in group if timeout in text]
+    assert told and [text for text in followed if timeout in text] == told  # every timeout, in order
+    title = t("en", "ratings.title", game=t("en", "lobby.game.cards"))
+    rated = [text for text in group if text.startswith(title)]
+    assert len(rated) == 1 and followed[-1] == rated[0]  # the rating post, last
+    shown = followed[2:]  # after the replies to /help and /follow
+    assert all(text in group for text in shown), [text[:80] for text in shown if text not in group]

@@ -13,7 +13,18 @@ from service.store import session_scope
 from service.store.models import GameRow
 from tests.service.days.helpers import buttons, command, tap, texts
 
-NEW_COMMANDS = ("/leave", "/sub", "/away", "/back", "/pause", "/resume", "/autopilot", "/replace", "/set quiet")
+NEW_COMMANDS = (
+    "/leave",
+    "/sub",
+    "/away",
+    "/back",
+    "/pause",
+    "/resume",
+    "/autopilot",
+    "/replace",
+    "/set quiet",
+    "/quiet on|off",
+)
 
 
 @pytest.mark.parametrize("lang", i18n.available_languages())

@@ -120,6 +120,9 @@ def test_two_rounds_of_nine_people_at_three_seat_board_tables(fixture, request, 
     assert podium[1] == "All its rounds are played." and podium[2].startswith(f"🥇 {after_two[0][0]} (")
     assert the_tournament().status == "finished" and len(rounds(tournament_id)) == 2
     assert "The tournament is over." in recording.sent(GROUP)[-1].text  # its message, edited
+    for head in ("📊 Tournament #1: standings after round", "🏆 Tournament #1 is over"):  # each on its picture
+        posts = [c for c in recording.sent(GROUP) if c.text.startswith(head)]
+        assert posts and all(c.method == "send_photo" and c.extra["bytes"] > 1000 for c in posts), posts
 
 
 def _play_by_timeouts(game_id: int) -> None:
