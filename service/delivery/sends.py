@@ -35,7 +35,8 @@ async def perform(
         for index in indexes:
             row, chat = plan[index]
             outcomes[index] = outcome = await _send(adapter, row, chat, known.get((chat or "", row.ref or "")))
-            metrics.sent(row, outcome)
+            if row.op != "gathered":  # (no call: its lines went with an earlier row's)
+                metrics.sent(row, outcome)
             if isinstance(outcome, BaseException) and not isinstance(outcome, PermanentError):
                 return
 
@@ -102,7 +103,7 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str, known: str | No
                 return known, False
             except PermanentError:
                 pass  # past editing: its own lines in a message of their own
-        return await adapter.send_text(chat, row.payload.get("own", text)), False
+        return await adapter.send_text(chat, row.payload.get("own", text)), True
     if row.op == "gathered":  # its lines went with an earlier row of the batch
         return None, False
     if row.op == "document":

@@ -3,6 +3,7 @@ join its message while nothing else was posted below it, and never beyond the pl
 
 from __future__ import annotations
 
+from service.chat.base import PermanentError
 from service.delivery.senders import deliver_chat, deliver_shard
 from service.render.narration.messages import TELEGRAM_LIMIT
 from service.store import outbox, session_scope
@@ -69,3 +70,12 @@ def test_a_shards_batch_sends_a_runs_rows_as_one_message(backbone_pg, recording)
     ]
     with session_scope() as s:
         assert outbox.pending_for_chat(s, "rec", "grp") == []  # all three rows are done
+
+
+def test_a_runs_message_past_editing_gets_the_new_lines_in_a_message_of_their_own(backbone_pg, recording):
+    queue(bot("⚫ Bot 3 draws Mercenaries"))
+    recording.fail_next(PermanentError("message can't be edited"))
+    queue(bot("🐎 Bot 3 rides to Excalibur"))
+    queue(bot("🗡 Bot 3 pushes Excalibur: 6/10"))  # the run goes on in the new message
+    after = "🐎 Bot 3 rides to Excalibur\n🗡 Bot 3 pushes Excalibur: 6/10"
+    assert shown(recording) == ["⚫ Bot 3 draws Mercenaries", after]
