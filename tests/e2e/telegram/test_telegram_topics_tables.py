@@ -149,10 +149,10 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
     rated = t("en", "ratings.title", game=t("en", "lobby.game.cards"))  # table A's rating changes, as its topic got
     post = api.wait(
         lambda: next((m for m in api.messages(group.id, thread_a) if (m.text or "").startswith(rated)), None),
-        180,
+        300,  # a loaded host took over three minutes to rate a game
         "table A's rating",
     )
-    api.wait(lambda: (api.messages(spectator.id)[-1].text or "") == post.text, 60, "the spectator's copy of it")
+    api.wait(lambda: (api.messages(spectator.id)[-1].text or "") == post.text, 120, "the spectator's copy of it")
     api.wait(outbox_drained, 60, "the outbox to drain")
 
     # every message the bot wrote in the group is in one of the two topics, and names only that topic's game
