@@ -98,8 +98,11 @@ def _send_deliveries(app: Application) -> None:
     """Consume Telegram's delivery queue while the application runs; what a killed predecessor left pending (its
     deliver task died with it) is asked for at once, and sent once its shard leases have lapsed."""
     consumer = queue.broker().consume_deliveries("telegram")
+    menus_set = app.post_init  # the command menus (`build_application`): kept, not replaced
 
-    async def started(_: Application) -> None:
+    async def started(application: Application) -> None:
+        if menus_set is not None:
+            await menus_set(application)
         consumer.start()
         sweep_outbox("telegram")
 
