@@ -37,10 +37,8 @@ def followers(game_id: int, s: Session | None = None) -> list[str]:
     if cached is not None:
         return list(cached["chats"])
     query = (
-        select(User.direct_chat)
-        .join(Follower, Follower.user_id == User.id)
-        .where(Follower.game_id == game_id, User.direct_chat.is_not(None))
-        .order_by(User.id)
+        select(User.direct_chat).join(Follower, Follower.user_id == User.id)
+        .where(Follower.game_id == game_id, User.direct_chat.is_not(None)).order_by(User.id)
     )
     if s is not None and s.in_transaction():
         chats = list(s.scalars(query))
@@ -55,9 +53,6 @@ def forget(game_id: int) -> None:
     get_sessions().ui.clear("game", _key(game_id))
 
 
-UNCOPIED = ("buttons", "mention_users", "run")  # what a follower's copy of a group row leaves out
-
-
 def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
     """Queue for each follower a copy of the rows among `rows` (this move's, in order) that go to the table's chat;
     returns the chats to deliver to."""
@@ -67,10 +62,7 @@ def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) ->
     chats = followers(game.id, s)
     for direct in chats:
         for row in public:
-            # (a bot's turn is gathered in the group only: a direct chat gets each move as it comes)
-            payload = {
-                k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users", "run")
-            }
+            payload = {k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users")}
             ref = f"watch:{row['ref']}" if row.get("ref") else None
             outbox.add(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
     return {(chat.platform, direct) for direct in chats}
