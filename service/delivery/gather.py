@@ -25,6 +25,7 @@ SCOPE = "bottom"  # the sessions' ui scope of a group's bottom message
 TTL = 6 * 3600.0  # a run's message is not added to after a pause this long
 APPEND = "append"  # a staged op: edit the run's message to the lines so far (its id in `known`)
 GATHERED = "gathered"  # a staged op: nothing to send, the row's lines went with an earlier row of the batch
+LATER = "later"  # a staged op: not tried in this batch (a rider that could not be gathered: it waits for its rate)
 NEW_MESSAGE_OPS = ("send", "document")  # ops that put a new message at the bottom (an upsert may too: its outcome)
 
 Plan = list[tuple[Any, str | None]]
@@ -54,33 +55,50 @@ def run_of(row: Any) -> str | None:
     return (row.payload or {}).get("run") if row.is_group and row.op == "send" else None
 
 
-def stage(plan: Plan, edits: dict[tuple[str, str], str]) -> Staged:
+def rides(row: Any, previous: Any) -> bool:
+    """Whether `row` goes in the same call as `previous`, the row before it in its chat's plan: both of one run, so
+    that `stage` gathers it into the run's message (if the lines fit). A rider takes no rate of its own: a bot's turn
+    queued behind a busy group costs one call, not one per move (`service.delivery.senders.deliver_shard`)."""
+    run = run_of(row)
+    return run is not None and run_of(previous) == run
+
+
+def stage(plan: Plan, edits: dict[tuple[str, str], str], riders: frozenset[int] = frozenset()) -> Staged:
     """The plan with each run's rows gathered (see the module's docstring). `edits`: the ids of the messages the
-    plan's upserts edit (an upsert without one is a new message)."""
+    plan's upserts edit (an upsert without one is a new message). `riders`: ids of rows planned without a rate of
+    their own (`rides`); one that cannot be gathered (past the limit) is not tried (`LATER`), nor are its chat's
+    later rows, and waits for its own turn."""
     runs = sorted({chat for row, chat in plan if chat is not None and run_of(row)})
     if not runs:
         return Staged(plan, {}, {})
     ui = get_sessions().ui
     read = {chat: _read(ui.get(SCOPE, _key(plan[0][0].platform, chat))) for chat in runs}
     current = dict(read)
-    opened: dict[str, int] = {}  # chat → index in `staged` of a run's message opened in this batch
+    opened: dict[str, int] = {}  # chat → index in `staged` of the run's message this batch sends or appends to
     staged: Plan = []
     known: dict[tuple[str, str], str] = {}
+    held: set[str] = set()  # chats whose rider could not be gathered: their later rows wait
     for row, chat in plan:
+        if chat in held or (row.id in riders and not _gathered(row, current.get(chat))):
+            held.add(chat or row.chat)
+            staged.append((_staged(row, LATER, row.payload.get("text", "")), chat))
+            continue
         if chat not in read:
             staged.append((row, chat))
             continue
         run, bottom, text = run_of(row), current[chat], row.payload.get("text", "")
-        if run is not None and bottom is not None and bottom.run == run and _fits(bottom.text, text):
+        if _gathered(row, bottom):
             joined = f"{bottom.text}\n{text}"
             if chat in opened:  # the run's message is an earlier row of this batch: it carries these lines too
                 first, first_chat = staged[opened[chat]]
-                staged[opened[chat]] = (_staged(first, first.op, joined), first_chat)
+                own = f"{first.payload['own']}\n{text}" if first.op == APPEND else None
+                staged[opened[chat]] = (_staged(first, first.op, joined, first.ref, own), first_chat)
                 staged.append((_staged(row, GATHERED, text), chat))
             else:
                 ref = f"~run:{row.id}"
                 known[(chat, ref)] = bottom.message_id or ""
                 staged.append((_staged(row, APPEND, joined, ref, own=text), chat))
+                opened[chat] = len(staged) - 1
             current[chat] = Bottom(run, bottom.message_id, joined)
             continue
         staged.append((row, chat))
@@ -124,6 +142,12 @@ def record(staged: Staged, outcomes: list[Any]) -> None:
             ui.clear(SCOPE, _key(platform, chat))
 
 
+def _gathered(row: Any, bottom: Bottom | None) -> bool:
+    """Whether a row joins the run's message at the bottom of its chat."""
+    run = run_of(row)
+    return run is not None and bottom is not None and bottom.run == run and _fits(bottom.text, row.payload["text"])
+
+
 def _new_message(row: Any, new: bool) -> bool:
     """Whether the row put a message at the bottom of its chat (an upsert: when it was sent anew)."""
     return row.op in NEW_MESSAGE_OPS or (row.op == "upsert" and new)
@@ -148,5 +172,5 @@ def _staged(row: Any, op: str, text: str, ref: str | None = None, own: str | Non
     lines (sent alone should the message be past editing)."""
     fields = row._asdict() if hasattr(row, "_asdict") else dict(vars(row))
     payload = {**row.payload, "text": text, **({"own": own} if own is not None else {})}
-    ref = ref if op == APPEND else fields.get("ref")
+    ref = ref if op == APPEND else fields.get("ref")  # (an append keeps its ref when more lines join it)
     return SimpleNamespace(**{**fields, "op": op, "ref": ref, "payload": payload})

@@ -130,17 +130,25 @@ def deliver_shard(platform: str, shard: int) -> int:
             for row in rows:
                 by_chat.setdefault(row.chat, []).append(row)
             plan: list[tuple[Any, str | None]] = []  # the rows each chat may send now, in order
+            riders: set[int] = set()  # rows going in the call of the row before them (`gather.rides`)
             for chat, chat_rows in by_chat.items():
                 if _readdressed(adapter, platform, chat) or tables.opened(adapter, platform, chat):
                     continue
+                previous = None
                 for row in _newest_edits(chat_rows, booked.superseded):
+                    if previous is not None and _due_in(row) <= 0 and gather.rides(row, previous):
+                        riders.add(row.id)
+                        plan.append((row, plan[-1][1]))
+                        previous = row
+                        continue
                     delay, real_chat = _ready(adapter, row, settings)
                     if delay > 0:
                         waits[chat] = delay
                         break
                     plan.append((row, real_chat))
+                    previous = row
             # one call into the adapters' event loop for the whole batch (a call per row cost more than the send)
-            outcomes = _run_plan(adapter, plan)
+            outcomes = _run_plan(adapter, plan, frozenset(riders))
             for (row, real_chat), outcome in _sent_first(plan, outcomes):
                 if row.chat in waits and outcome is None:  # not tried: an earlier row of its chat must wait
                     continue
@@ -196,12 +204,15 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
     return (delay, None) if delay > 0 else (0.0, real_chat)
 
 
-def _run_plan(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
+def _run_plan(
+    adapter: ChatAdapter, plan: list[tuple[Any, str | None]], riders: frozenset[int] = frozenset()
+) -> list[SendResult]:
     """Send the planned rows in the adapters' event loop, with the ids of the messages they edit read beforehand
     (`_edited_message_ids`): in the loop a send waits on the platform only, never on Redis or the database. A bot's
-    consecutive moves are gathered into one group message (`gather`); the outcomes are the plan's rows'."""
+    consecutive moves are gathered into one group message (`gather`; `riders` took no rate of their own); the
+    outcomes are the plan's rows'."""
     edits = _edited_message_ids(plan)
-    staged = gather.stage(plan, edits)
+    staged = gather.stage(plan, edits, riders)
     outcomes = run(perform(adapter, staged.plan, {**edits, **staged.known}))
     gather.record(staged, outcomes)
     return outcomes

@@ -34,6 +34,8 @@ async def perform(
     async def send_chat(indexes: list[int]) -> None:
         for index in indexes:
             row, chat = plan[index]
+            if row.op == "later":  # not tried in this batch (`service.delivery.gather.LATER`)
+                return
             outcomes[index] = outcome = await _send(adapter, row, chat, known.get((chat or "", row.ref or "")))
             if row.op != "gathered":  # (no call: its lines went with an earlier row's)
                 metrics.sent(row, outcome)

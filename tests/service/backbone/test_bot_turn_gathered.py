@@ -3,9 +3,15 @@ join its message while nothing else was posted below it, and never beyond the pl
 
 from __future__ import annotations
 
+import itertools
+import time
+
+import pytest
+
 from service.chat.base import PermanentError
 from service.delivery.senders import deliver_chat, deliver_shard
 from service.render.narration.messages import TELEGRAM_LIMIT
+from service.settings import get_settings
 from service.store import outbox, session_scope
 
 
@@ -79,3 +85,61 @@ def test_a_runs_message_past_editing_gets_the_new_lines_in_a_message_of_their_ow
     queue(bot("🗡 Bot 3 pushes Excalibur: 6/10"))  # the run goes on in the new message
     after = "🐎 Bot 3 rides to Excalibur\n🗡 Bot 3 pushes Excalibur: 6/10"
     assert shown(recording) == ["⚫ Bot 3 draws Mercenaries", after]
+
+
+@pytest.fixture
+def busy_group(backbone_pg, recording, monkeypatch):
+    """Telegram's rates, with a group interval long enough that a group sends once in a test."""
+    monkeypatch.setenv("TELEGRAM_CHAT_INTERVAL", "0.05")
+    monkeypatch.setenv("TELEGRAM_GROUP_INTERVAL", str(GROUP))
+    get_settings.cache_clear()
+    return recording
+
+
+GROUP = 0.5
+
+
+def queue_shard(*texts: str, seat: int = 2) -> None:
+    with session_scope() as s:
+        for text in texts:
+            outbox.add(s, "rec", "grp", "send", {"text": text, "run": f"1:{seat}"}, is_group=True)
+
+
+def pending() -> list[str]:
+    with session_scope() as s:
+        return [row.payload["text"] for row in outbox.pending_for_chat(s, "rec", "grp")]
+
+
+def test_a_bots_turn_queued_behind_a_busy_group_costs_one_call_not_one_per_move(busy_group):
+    """The substitute game's backlog: a group at its rate (20/min) sent a bot's moves one pass and one rate slot
+    each, so the gathering never happened in the shard's sender and a long game's end drained past the e2e's 120 s.
+    A run's rows ride with the first one's rate: one call, every row done."""
+    moves = [f"⚫ Bot 3 move {i}" for i in range(6)]
+    queue_shard(*moves)
+    deliver_shard("rec", outbox.shard_of("grp"))
+    assert [(c.method, c.text) for c in busy_group.sent("grp")] == [("send_text", "\n".join(moves))]
+    assert pending() == []
+
+    time.sleep(GROUP + 0.05)  # the group's rate again: the run goes on in its message, more moves in one edit
+    queue_shard("🐎 Bot 3 rides", "🗡 Bot 3 pushes")
+    deliver_shard("rec", outbox.shard_of("grp"))
+    calls = busy_group.sent("grp")
+    assert [c.method for c in calls] == ["send_text", "edit_text"]
+    assert calls[-1].text == "\n".join([*moves, "🐎 Bot 3 rides", "🗡 Bot 3 pushes"])
+    assert pending() == []
+
+
+def test_a_rider_past_the_limit_waits_for_its_own_rate(busy_group):
+    """A run's row that cannot join (the message would pass the platform's limit) is not sent without a rate: it
+    and the chat's later rows wait for the group's next slot, in order (the in-process sender waits them out)."""
+    long = "x" * (TELEGRAM_LIMIT - 10)
+    queue_shard("⚫ Bot 3 draws Morgan", long, "🐎 Bot 3 rides")
+    deliver_shard("rec", outbox.shard_of("grp"))
+    calls = busy_group.sent("grp")
+    assert [(c.method, c.text) for c in calls] == [
+        ("send_text", "⚫ Bot 3 draws Morgan"),
+        ("send_text", long),
+        ("send_text", "🐎 Bot 3 rides"),  # past the limit with the long one too
+    ]
+    assert all(b.at - a.at >= GROUP * 0.9 for a, b in itertools.pairwise(calls))  # each took the group rate
+    assert pending() == []
