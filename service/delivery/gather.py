@@ -6,8 +6,10 @@ of a bot's move carry its `run` (game and seat). The sender, which alone sends t
 group's bottom (its last new message) in the sessions: when a run's row comes while the group's bottom is the same
 run's message, and the lines together stay within the platform's limit, that message is edited to add them
 (`APPEND`) instead of a new one being sent; two of a run's rows in one batch go as one message (`GATHERED`: the
-second is in the first). Anything else that appears in the group (a person's move, a notice, a reply, a new board)
-ends the run, so the chat's order is kept; an edit costs the group's rate as a send does (`service.chat.floods`).
+second is in the first; the shard's sender plans a run's next rows with the first one's rate, `rides`, so that a
+turn queued behind a busy group costs one call). Anything else that appears in the group (a person's move, a
+notice, a reply, a new board) ends the run, so the chat's order is kept; an edit costs the group's rate as a send
+does (`service.chat.floods`).
 Should the sessions lose the bottom, the next row is sent as a message of its own: nothing is lost, a turn is cut.
 Nothing is delayed: a row goes when it would have gone.
 """
