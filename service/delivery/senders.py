@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 
 from service.chat.base import ChatAdapter, RateLimited, TransientError
 from service.chat.registry import get_adapter
-from service.delivery import tables
+from service.delivery import gather, tables
 from service.delivery.leases import Lease
 from service.delivery.loop import run
 from service.delivery.sends import SendResult, perform
@@ -198,8 +198,13 @@ def _ready(adapter: ChatAdapter, row: Any, settings: Settings) -> tuple[float, s
 
 def _run_plan(adapter: ChatAdapter, plan: list[tuple[Any, str | None]]) -> list[SendResult]:
     """Send the planned rows in the adapters' event loop, with the ids of the messages they edit read beforehand
-    (`_edited_message_ids`): in the loop a send waits on the platform only, never on Redis or the database."""
-    return run(perform(adapter, plan, _edited_message_ids(plan)))
+    (`_edited_message_ids`): in the loop a send waits on the platform only, never on Redis or the database. A bot's
+    consecutive moves are gathered into one group message (`gather`); the outcomes are the plan's rows'."""
+    edits = _edited_message_ids(plan)
+    staged = gather.stage(plan, edits)
+    outcomes = run(perform(adapter, staged.plan, {**edits, **staged.known}))
+    gather.record(staged, outcomes)
+    return outcomes
 
 
 def _edited_message_ids(plan: list[tuple[Any, str | None]]) -> dict[tuple[str, str], str]:

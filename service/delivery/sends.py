@@ -35,7 +35,8 @@ async def perform(
         for index in indexes:
             row, chat = plan[index]
             outcomes[index] = outcome = await _send(adapter, row, chat, known.get((chat or "", row.ref or "")))
-            metrics.sent(row, outcome)
+            if row.op != "gathered":  # (no call: its lines went with an earlier row's)
+                metrics.sent(row, outcome)
             if isinstance(outcome, BaseException) and not isinstance(outcome, PermanentError):
                 return
 
@@ -95,6 +96,16 @@ async def _call(adapter: ChatAdapter, row: OutboxRow, chat: str, known: str | No
         if row.is_group and (row.ref or "").startswith("board:") and getattr(adapter, "pins_board", False):
             await _pin_quietly(adapter, chat, new_id)
         return new_id, True
+    if row.op == "append":  # a bot's turn goes on in its message (`service.delivery.gather`)
+        if known:
+            try:
+                await adapter.edit_text(chat, known, text)
+                return known, False
+            except PermanentError:
+                pass  # past editing: its own lines in a message of their own
+        return await adapter.send_text(chat, row.payload.get("own", text)), True
+    if row.op == "gathered":  # its lines went with an earlier row of the batch
+        return None, False
     if row.op == "document":
         return await adapter.send_document(chat, row.photo or b"", row.payload.get("filename", "file.txt"), text), False
     if row.op in ("restrict", "unrestrict"):

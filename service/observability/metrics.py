@@ -96,7 +96,8 @@ def sent(row: Any, outcome: Any) -> None:
 
 
 def _kind(row: Any, new: bool) -> str:
-    """send, edit (an upsert of a message already sent, not sent anew), or the row's op (restrict, delete…)."""
-    if row.op == "upsert":
+    """send, edit (an upsert of a message already sent, or a bot's turn added to its message, not sent anew), or the
+    row's op (restrict, delete…)."""
+    if row.op in ("upsert", "append"):
         return "send" if new else "edit"
     return row.op

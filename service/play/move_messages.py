@@ -129,8 +129,10 @@ def write_messages(
         game.silence = silence
         outbox.add(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
+    # a bot's move is part of its run: its seat's consecutive moves read as one message (`service.delivery.gather`)
+    run = {"run": f"{game.id}:{actor}"} if actor is not None and actor not in users else {}
     for text in narration.pack(lines):  # one message per move, split only past the platform's limit
-        outbox.add(s, *group, "send", {"text": text}, is_group=chat.is_group)
+        outbox.add(s, *group, "send", {"text": text, **run}, is_group=chat.is_group)
         out.chats.add(group)
 
     prompts: dict[int, tuple[int, str]] = {}

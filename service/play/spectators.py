@@ -37,8 +37,10 @@ def followers(game_id: int, s: Session | None = None) -> list[str]:
     if cached is not None:
         return list(cached["chats"])
     query = (
-        select(User.direct_chat).join(Follower, Follower.user_id == User.id)
-        .where(Follower.game_id == game_id, User.direct_chat.is_not(None)).order_by(User.id)
+        select(User.direct_chat)
+        .join(Follower, Follower.user_id == User.id)
+        .where(Follower.game_id == game_id, User.direct_chat.is_not(None))
+        .order_by(User.id)
     )
     if s is not None and s.in_transaction():
         chats = list(s.scalars(query))
@@ -53,6 +55,9 @@ def forget(game_id: int) -> None:
     get_sessions().ui.clear("game", _key(game_id))
 
 
+UNCOPIED = ("buttons", "mention_users", "run")  # what a follower's copy of a group row leaves out
+
+
 def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
     """Queue for each follower a copy of the rows among `rows` (this move's, in order) that go to the table's chat;
     returns the chats to deliver to."""
@@ -62,7 +67,10 @@ def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) ->
     chats = followers(game.id, s)
     for direct in chats:
         for row in public:
-            payload = {k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users")}
+            # (a bot's turn is gathered in the group only: a direct chat gets each move as it comes)
+            payload = {
+                k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users", "run")
+            }
             ref = f"watch:{row['ref']}" if row.get("ref") else None
             outbox.add(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
     return {(chat.platform, direct) for direct in chats}

@@ -1,8 +1,9 @@
 """Issue 23, the group's half of "the chat tells the story", over a real Synapse and the real gateway process: one
 person and paced bots play a 5-player board game and a 4-player card game; then the room's history is read back
-from the server. Every move's public events are in one message of their own, every Threat card revealed is told,
-the board is an image (uploaded to the media repository) captioned with the text board and replaced in place, the
-game ends with every loyalty on the final picture, and nothing secret reached the room (the leak audit)."""
+from the server. Every move's public events are within one message (a bot's turn is one), every Threat card
+revealed is told, the board is an image (uploaded to the media repository) captioned with the text board and
+replaced in place, the game ends with every loyalty on the final picture, and nothing secret reached the room (the
+leak audit)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
 from tests.e2e.telegram.telegram_audit import rendered
+from tests.story_order import told_in_order
 
 pytestmark = pytest.mark.e2e
 TIMEOUT = 600.0
@@ -116,10 +118,11 @@ def _story(homeserver, kind: str, players: int, seed: int, transcripts) -> dict:
             originals = [e for e in mine if e not in edits]
             moves, told, names, lang = _told(game_id)
 
-            # every move's public events, whole and in order, each move in a message of its own
-            texts = iter(_text(e["content"]) for e in originals if e["content"].get("msgtype") != "m.image")
-            missing = [lines for lines in told if lines and not any(
-                text == "\n".join(lines) or text.startswith("\n".join(lines) + "\n") for text in texts)]
+            # every move's public events, whole and in order, each move within one message (a bot's turn: one)
+            last = {e["content"]["m.relates_to"]["event_id"]: e for e in edits}  # (the history is in order)
+            finals = [_text(last.get(e["event_id"], e)["content"]) for e in originals
+                      if e["content"].get("msgtype") != "m.image"]
+            missing = told_in_order(told, finals)
             assert missing == [], missing[:3]
 
             # the board: an image from the media repository, captioned with the text board, replaced in place

@@ -194,3 +194,4 @@ def rated(game_id: int) -> bool:
     """Whether the finished game's rating is written (its notice is then in the outbox)."""
     with session_scope() as s:
         return s.scalar(select(RatingChange.game_id).where(RatingChange.game_id == game_id).limit(1)) is not None
+

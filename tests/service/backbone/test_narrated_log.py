@@ -10,10 +10,11 @@ from service.render.narration import narrate
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow
+from tests.story_order import told_in_order
 
 
 @pytest.mark.parametrize(("kind", "players"), [("cards", 4), ("board", 5)])
-def test_each_moves_public_events_are_one_group_message_in_order(backbone_local, recording, kind, players):
+def test_every_move_is_told_in_order_and_a_bots_turn_is_one_message(backbone_local, recording, kind, players):
     game_id = lobby.create_and_start("rec", "table", kind, {}, [], players, seed=11)
     with session_scope() as s:
         game = s.get(GameRow, game_id)
@@ -21,16 +22,22 @@ def test_each_moves_public_events_are_one_group_message_in_order(backbone_local,
     engine = get_game(kind)
     names = {seat: f"Bot {seat + 1}" for seat in range(players)}
     state = engine.new_game(config, seed)
-    expected = []
+    expected, tellers = [], []
     for seat, code in log:
         state, events = engine.apply_code(state, seat, code)
         lines = narrate(kind, events, "en", names)
         assert lines or not any(e.public for e in events), (code, [e.kind for e in events])
         if lines:
             expected.append("\n".join(lines))
-    sends = [c.text for c in recording.sent("table") if c.method == "send_text"]
-    told = iter(sends)
-    # in order, each whole (a silence's notice may follow a move's lines)
-    missing = [text for text in expected if not any(sent == text or sent.startswith(f"{text}\n") for sent in told)]
-    assert missing == []
+            tellers.append(seat)
+    shown: dict[str, str] = {}  # the group's messages as last edited (a bot's turn grows by edits)
+    for call in recording.sent("table"):
+        if call.method in ("send_text", "edit_text"):
+            shown[call.message_id] = call.text
+    board = next(c.message_id for c in recording.sent("table") if c.method == "send_text")
+    messages = [text for message_id, text in shown.items() if message_id != board]
+    # in order, each whole, a move never cut across two messages
+    assert told_in_order([text.split("\n") for text in expected], messages) == []
     assert len(expected) > 50
+    turns = sum(i == 0 or seat != tellers[i - 1] for i, seat in enumerate(tellers))
+    assert len(messages) == turns + 1  # a bot's consecutive moves share their message; then the closing one
