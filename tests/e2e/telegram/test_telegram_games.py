@@ -57,8 +57,27 @@ def game_options(game_id: int) -> dict[str, Any]:
 
 
 def outbox_drained() -> bool:
+    return pending_rows() == 0
+
+
+def pending_rows() -> int:
     with session_scope() as s:
-        return not s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending"))
+        return s.scalar(select(func.count()).select_from(OutboxRow).where(OutboxRow.status == "pending")) or 0
+
+
+def wait_drained(stall: float = 60.0, limit: float = 900.0) -> None:
+    """Wait for the outbox to drain while it keeps draining: bots play at once in tests (CHAT_BOT_DELAY 0), so a
+    game whose people died early ends with hundreds of group messages queued behind the group's rate (one per
+    0.75 s here). TimeoutError when nothing was sent for `stall` seconds (stuck rows), or after `limit`."""
+    started = last_change = time.monotonic()
+    left = pending_rows()
+    while left:
+        time.sleep(0.5)
+        now, before, left = time.monotonic(), left, pending_rows()
+        if left < before:
+            last_change = now
+        if now - last_change > stall or now - started > limit:
+            raise TimeoutError(f"timed out waiting for the outbox to drain: {left} rows pending")
 
 
 def open_table(

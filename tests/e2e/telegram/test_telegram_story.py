@@ -15,7 +15,7 @@ from telegram_audit import rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
-from test_telegram_games import game_row, outbox_drained
+from test_telegram_games import game_row, outbox_drained, wait_drained
 
 from service.callback import LobbyTap, linked_lobby, unpack
 from service.render import narration
@@ -92,7 +92,7 @@ def _play_story(api: FakeBotApi, person: Any, kind: str, players: int, seed: int
     first = len(api.records())
     table = Table(api, [person], seed)
     table.play_until(lambda: game_row(game_id)[0] == "finished", timeout=900, idle=120)
-    api.wait(outbox_drained, 120, "the outbox to drain")
+    wait_drained()
     time.sleep(2.0)  # a rating, if any, is handed on after the last move
     api.wait(outbox_drained, 60, "the outbox to drain")
 

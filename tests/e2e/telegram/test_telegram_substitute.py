@@ -17,7 +17,7 @@ from telegram_audit import rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
-from test_telegram_games import game_row, outbox_drained
+from test_telegram_games import game_row, outbox_drained, wait_drained
 
 from engine import get_game
 from service.callback import LobbyTap, linked_lobby, unpack
@@ -134,7 +134,7 @@ def _play(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any, mordred: Any)
     table = Table(api, [arthur, mordred], SEED + 1)
     table.play_until(lambda: game_row(game_id)[0] == "finished", timeout=600)
     try:
-        api.wait(outbox_drained, 120, "the outbox to drain")
+        wait_drained()
     except TimeoutError:
         with session_scope() as s:
             pending = s.execute(select(OutboxRow.chat, OutboxRow.op, OutboxRow.payload, OutboxRow.not_before)
