@@ -21,6 +21,7 @@ from sqlalchemy import select, update
 from service.chat.base import ChatAdapter, RateLimited, TransientError
 from service.chat.registry import get_adapter
 from service.delivery import gather, tables
+from service.delivery.edits import newest_edits
 from service.delivery.leases import Lease
 from service.delivery.loop import run
 from service.delivery.sends import SendResult, perform
@@ -82,7 +83,7 @@ def deliver_chat(platform: str, chat: str, in_process: bool | None = None) -> in
             if not rows or _readdressed(adapter, platform, chat) or tables.opened(adapter, platform, chat):
                 return handled
             last_batch = len(rows) < BATCH  # rows committed later come with their own deliver task
-            for row in _newest_edits(rows, booked.superseded):
+            for row in newest_edits(rows, booked.superseded):
                 delay = _attempt(adapter, row, settings, booked)
                 if delay <= 0:
                     handled += 1
@@ -135,7 +136,7 @@ def deliver_shard(platform: str, shard: int) -> int:
                 if _readdressed(adapter, platform, chat) or tables.opened(adapter, platform, chat):
                     continue
                 previous = None
-                for row in _newest_edits(chat_rows, booked.superseded):
+                for row in newest_edits(chat_rows, booked.superseded):
                     if previous is not None and _due_in(row) <= 0 and gather.rides(row, previous):
                         riders.add(row.id)
                         plan.append((row, plan[-1][1]))
@@ -377,24 +378,6 @@ def _write_booking(booked: Booked) -> None:
         outbox.mark_done(conn, booked.superseded, "superseded")
         if booked.message_ids:
             outbox.record_message_ids(conn, booked.message_ids)
-
-
-def _newest_edits(rows: list[Any], superseded: list[int]) -> list[Any]:
-    """Of several edits of one message in `rows`, send only the newest, in the place of the first (noting the older
-    ones): a message that changes while it waits (the pinned board behind a flood of moves' messages) shows its
-    newest content when its first turn comes, instead of moving to the end of the queue each time it changes."""
-    newest = {row.ref: row for row in rows if row.op == "upsert"}
-    kept, placed = [], set()
-    for row in rows:
-        if row.op != "upsert":
-            kept.append(row)
-            continue
-        if row.ref not in placed:
-            placed.add(row.ref)
-            kept.append(newest[row.ref])
-        if row is not newest[row.ref]:
-            superseded.append(row.id)
-    return kept
 
 
 @retried

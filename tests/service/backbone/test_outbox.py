@@ -483,7 +483,7 @@ def test_a_message_edited_while_it_waits_goes_out_newest_in_its_first_place():
     stood (not after every message queued since, where a chat's rate limit would keep pushing it back)."""
     from types import SimpleNamespace
 
-    from service.delivery.senders import _newest_edits
+    from service.delivery.edits import newest_edits
 
     def row(id_: int, op: str, ref: str | None = None) -> SimpleNamespace:
         return SimpleNamespace(id=id_, op=op, ref=ref)
@@ -491,5 +491,5 @@ def test_a_message_edited_while_it_waits_goes_out_newest_in_its_first_place():
     rows = [row(1, "upsert", "board"), row(2, "send"), row(3, "upsert", "board"), row(4, "send"),
             row(5, "upsert", "board"), row(6, "upsert", "panel")]
     superseded: list[int] = []
-    assert [r.id for r in _newest_edits(rows, superseded)] == [5, 2, 4, 6]
+    assert [r.id for r in newest_edits(rows, superseded)] == [5, 2, 4, 6]
     assert superseded == [1, 3]
