@@ -22,11 +22,12 @@ from engine import get_game
 from service import ratings
 from service.play import ending, presenting
 from service.play.move_messages import seat_name
+from service.ratings.model import is_rated
 from service.render import board_text, cards_text, i18n, narration  # noqa: F401  imported now, as the worker does at start
 from service.render.ratings import changes_text
 from service.store import games as game_rows
 from service.store import session_scope
-from service.store.models import GameRow, RatingChange
+from service.store.models import GameRow, RatingChange, Seat
 from service.telegram.adapter import NO_RIGHTS_DEFAULT
 
 NOTICE_PREFIXES = ("notice.", "lobby.reply.")
@@ -195,3 +196,16 @@ def rated(game_id: int) -> bool:
     with session_scope() as s:
         return s.scalar(select(RatingChange.game_id).where(RatingChange.game_id == game_id).limit(1)) is not None
 
+
+def rating_settled(game_id: int) -> bool:
+    """Whether a finished game's rating is as it will stay: written, or a game the ratings leave unrated (a card
+    game whose deal had no Traitor has one side, so a seeded table is rated in some deals only)."""
+    if rated(game_id):
+        return True
+    with session_scope() as s:
+        game = s.get(GameRow, game_id)
+        people = dict(s.execute(select(Seat.seat, Seat.user_id).where(Seat.game_id == game_id)).all())
+    if game.status != "finished":
+        return False
+    sides = ratings.sides_of(game.result)
+    return sides is None or not is_rated(sides[1], [people.get(seat) for seat in range(len(sides[1]))])

@@ -12,7 +12,7 @@ import pytest
 from fake_bot_api import CannotSend, FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
 from sqlalchemy import func, select
-from telegram_audit import rated, rendered
+from telegram_audit import rating_settled, rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from telegram_transcript import transcripts as phones
@@ -81,7 +81,12 @@ def wait_drained(stall: float = 60.0, limit: float = 900.0) -> None:
 
 
 def open_table(
-    api: FakeBotApi, kind: str, users: list[Any], seed: int, bot_rights: dict[str, bool] | None, basic: bool = False,
+    api: FakeBotApi,
+    kind: str,
+    users: list[Any],
+    seed: int,
+    bot_rights: dict[str, bool] | None,
+    basic: bool = False,
     config: dict[str, Any] | None = None,
     lobby_options: dict[str, str] | None = None,
 ) -> tuple[Any, int, int]:
@@ -263,7 +268,7 @@ def _play(
         )
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
-    api.wait(lambda: rated(game_id), 180, "the game's rating")  # its notice is the game's last message
+    api.wait(lambda: rating_settled(game_id), 180, "the game's rating")  # a notice, if rated, is the game's last
     api.wait(outbox_drained, 60, "the outbox to drain")
     time.sleep(0.5)
     if watch_silence:

@@ -10,7 +10,7 @@ import pytest
 from fake_bot_api import FakeBotApi
 from fake_bot_api.server import DEFAULT_BOT_RIGHTS
 from sqlalchemy import func, select
-from telegram_audit import rated, rendered
+from telegram_audit import rating_settled, rendered
 from telegram_players import Table
 from telegram_stack import Stack
 from test_telegram_games import CARDS_SEED, game_row, open_table, outbox_drained
@@ -38,7 +38,7 @@ def test_card_game_goes_on_in_the_supergroup_its_group_became(stack: Stack, fake
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
     try:
-        api.wait(lambda: rated(game_id), 180, "the game's rating")  # its notice is the game's last message
+        api.wait(lambda: rating_settled(game_id), 180, "the game's rating")  # a notice, if rated, is the game's last
     except TimeoutError as exc:
         raise TimeoutError(f"{exc}\n{stack.log_tail()}") from None
     api.wait(outbox_drained, 60, "the outbox to drain")
