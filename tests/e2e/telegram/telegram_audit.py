@@ -199,7 +199,8 @@ def rated(game_id: int) -> bool:
 
 def rating_settled(game_id: int) -> bool:
     """Whether a finished game's rating is as it will stay: written, or a game the ratings leave unrated (a card
-    game whose deal had no Traitor has one side, so a seeded table is rated in some deals only)."""
+    game whose Traitor card ends set aside in the middle, e.g. by Vivien's swap, has one side: a seeded table's
+    random players meet that in some runs only)."""
     if rated(game_id):
         return True
     with session_scope() as s:
