@@ -18,11 +18,11 @@ import engine
 from engine import get_game
 from engine.core.errors import IllegalAction
 from service.observability import metrics
-from service.play import pilots, tables
+from service.play import lobby_options, pilots, tables
 from service.play.hand_on import after_commit
 from service.play.move_messages import Published, write_messages
 from service.play.queue import request_delivery
-from service.render.i18n import available_languages, normalize
+from service.render.i18n import normalize
 from service.render.lobby import lobby_message
 from service.sessions import get_sessions
 from service.settings import get_settings
@@ -33,9 +33,6 @@ from service.store.models import Chat, GameRow, Seat, User
 from service.store.users import chat_for, user_for
 
 DEFAULT_PLAYERS = {"board": 4, "cards": 3}
-# Engine config keys no lobby may set: a rigged deal for tests (a lobby could cheat with it, and a text value
-# crashes the setup) and a nested override of every variant.
-ENGINE_ONLY = ("stack", "variant")
 
 
 def create(
@@ -116,56 +113,10 @@ def leave(game_id: int, platform: str, user: str) -> str:
 
 
 def set_option(game_id: int, platform: str, user: str, option: str, value: str, is_admin: bool = False) -> str:
-    """Creator only. Options: game board|cards, players N, bots on|off, lang xx, turn <hours>, response <minutes>,
-    idle <n>, away <hours>, pausevote on|off (a seated majority may /pause), leaving autopilot|die (the board
-    game's: what /leave mid-game does);
-    any other name is an engine variant (`value` as int, on/off as bool, else text), checked when the game starts."""
+    """Creator (or a chat admin) only: one option of the lobby (`service.play.lobby_options` says which)."""
 
     def change(s: Session, game: GameRow, seats: list[Seat], me: User) -> str:
-        opts = dict(game.options)
-        try:
-            if option == "game":
-                if value not in engine.GAMES:
-                    return "bad_value"
-                game.kind = value
-            elif option == "players":
-                n = int(value)
-                engine_game = get_game(game.kind)
-                if not (max(engine_game.min_players, len(seats)) <= n <= engine_game.max_players):
-                    return "bad_value"
-                opts["players"] = n
-            elif option == "bots":
-                opts["bots"] = value in ("on", "yes", "1", "true")
-            elif option == "lang":
-                if value not in available_languages():
-                    return "bad_value"
-                game.language = value
-            elif option == "pausevote":
-                if value not in ("on", "off"):
-                    return "bad_value"
-                opts["pause_vote"] = value == "on"
-            elif option == "leaving":
-                if value not in pilots.LEAVING or game.kind != "board":
-                    return "bad_value"
-                opts["leaving"] = value
-            elif option in ("idle", "away"):
-                amount = pilots.parse_limit(option, value)
-                if amount is None:
-                    return "bad_value"
-                opts[pilots.LIMITS[option][0]] = amount
-            elif option in ("turn", "response"):
-                amount = float(value)
-                if not (0 < amount < 10_000):  # also refuses nan and inf, which JSON columns cannot store
-                    return "bad_value"
-                opts[f"{option}_deadline"] = amount * (3600 if option == "turn" else 60)
-            elif option in ENGINE_ONLY:
-                return "bad_value"
-            else:
-                game.config = {**game.config, option: _variant_value(value)}
-        except ValueError:
-            return "bad_value"
-        game.options = opts
-        return "ok"
+        return lobby_options.apply(game, len(seats), option, value)
 
     return _in_lobby(game_id, platform, user, "set", change, is_admin=is_admin)
 
@@ -396,14 +347,6 @@ def _show(s: Session, game: GameRow, chat: Chat) -> None:
         {"text": text, "buttons": buttons},
         is_group=chat.is_group,
     )
-
-
-def _variant_value(value: str) -> Any:
-    if value.isdigit():
-        return int(value)
-    if value in ("on", "off"):
-        return value == "on"
-    return value
 
 
 def _deliver(platform: str, chat: str) -> None:
