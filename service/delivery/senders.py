@@ -25,7 +25,7 @@ from service.delivery.edits import newest_edits
 from service.delivery.leases import Lease
 from service.delivery.loop import run
 from service.delivery.sends import SendResult, perform
-from service.delivery.takeover import shard_lease
+from service.delivery.takeover import shard_lease, waiting_mark
 from service.play.presenting import t
 from service.play.queue import delivery_mark, enqueue, request_delivery
 from service.sessions import get_sessions
@@ -113,6 +113,7 @@ def deliver_shard(platform: str, shard: int) -> int:
     except TimeoutError:  # another sender has the shard: look again shortly (it may have read before our rows)
         enqueue("deliver", countdown=0.2, platform=platform, shard=shard)
         return 0
+    sessions.marks.clear(waiting_mark(platform, shard))
     handled = 0
     booked = Booked(f"{platform}:shard:{shard}")
     waits: dict[str, float] = {}  # chat → seconds until it may send again
@@ -164,8 +165,10 @@ def deliver_shard(platform: str, shard: int) -> int:
                 break
     finally:
         _finish(booked, lock)
-    if waits:
-        enqueue("deliver", countdown=min(waits.values()), platform=platform, shard=shard)
+    if waits:  # the shard's next task waits for a chat's rate; the mark keeps the gateways' watch off meanwhile
+        wait = min(waits.values())
+        sessions.marks.set(waiting_mark(platform, shard), ttl=wait + settings.lease_seconds)
+        enqueue("deliver", countdown=wait, platform=platform, shard=shard)
     return handled
 
 

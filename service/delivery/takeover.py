@@ -3,6 +3,10 @@ keeps due rows that no deliver task will come for until a new move asks (the dea
 when the broker redelivers it: at once on RabbitMQ, after the visibility timeout on Redis). Every half lease, each
 gateway asks for the shards that nobody holds and that keep rows older than a lease: a dead sender's shards are
 sent again by a live gateway within about a lease and a half of its death, without waiting for the beat's sweep.
+
+A shard whose sender stopped to wait for a chat's rate (a long backlog behind a group's limit) holds no lease until
+its next task comes; it leaves a mark for that wait and a lease more (`waiting_mark`), so the watch does not ask for
+another sender of a shard that is only waiting: each such request started one more chain of waiting tasks.
 """
 
 from __future__ import annotations
@@ -26,11 +30,22 @@ def shard_lease(platform: str, shard: int) -> str:
     return f"deliver:{platform}:shard:{shard}"
 
 
+def waiting_mark(platform: str, shard: int) -> str:
+    """The mark a shard's sender leaves while its next task waits for a chat's rate (`deliver_shard`)."""
+    return f"deliver-waiting:{platform}:{shard}"
+
+
 def take_over_lapsed(platform: str) -> list[int]:
-    """Ask for delivery of the shards that no live sender holds and that keep due rows older than a lease."""
+    """Ask for delivery of the shards that no live sender holds nor waits on and that keep due rows older than a
+    lease."""
     settings = get_settings()
     sessions = get_sessions()
-    free = [n for n in range(settings.delivery_shards) if sessions.locks.lease_holder(shard_lease(platform, n)) is None]
+    free = [
+        n
+        for n in range(settings.delivery_shards)
+        if sessions.locks.lease_holder(shard_lease(platform, n)) is None
+        and not sessions.marks.is_set(waiting_mark(platform, n))
+    ]
     if not free:
         return []
     before = utcnow() - timedelta(seconds=settings.lease_seconds)
