@@ -102,6 +102,8 @@ def _bot_move(
     before = state
     state, events = engine_game.apply(state, seat, action)
     name = seat_name(seat_row, table.users)
+    # the person is told what was played for them, in their own chat: first, before an idle seat's offer to take it back
+    told = _tell_timeout(s, game, table, seat, before, action) if counted and seat in table.users else None
     idle_name = idle.count_timeout(s, game, table, seat_row) if counted else None  # before its messages are written
     published = record_move(s, game, table, state, events, seat, write_deadlines)
     if counted:  # a window's pass is no lapse: nobody is told of it
@@ -110,8 +112,8 @@ def _bot_move(
         if idle_name is not None:
             published.chats |= autopilot.announce(s, game, seat, chat, IDLE, idle_name)
         published.chats.add((chat.platform, chat.platform_id))
-        if seat in table.users:  # the person is told what was played for them, in their own chat
-            published.chats.add(_tell_timeout(s, game, table, seat, before, action))
+        if told is not None:
+            published.chats.add(told)
     return _BotMove(state, published, (code, by, outbox.take_buffered(s)))
 
 

@@ -50,6 +50,10 @@ def test_two_timeouts_in_a_row_hand_the_seat_to_the_autopilot_and_a_tap_takes_it
     timed_out = next(n for n, text in enumerate(group) if "has timed out again" in text)
     assert "ran out of time" in group[timed_out - 1], "the timeout first, then the hand-over"
     assert buttons(recording.sent("grp"), "sub")
+    mine = texts(recording.sent("dm-alice"))
+    offer = next(n for n, text in enumerate(mine) if text.startswith("The autopilot 🤖 plays your seat"))
+    assert any("your time ran out" in text for text in mine[:offer]), "what was played for her, then the offer"
+    assert not any("your time ran out" in text for text in mine[offer:]), mine[offer:]
 
     before = len(_log(game_id))
     for _ in range(3):  # alice's turns come: the autopilot plays them at once, no deadline is waited for
