@@ -14,10 +14,9 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
-from service.play import board_post, presenting
-from service.play.move_messages import table_names
+from service.play import board_post
+from service.play.board_now import board_now, clock_due
 from service.play.queue import request_delivery
-from service.play.state import load_state
 from service.render.clock import board_left
 from service.settings import get_settings
 from service.store import games as game_rows
@@ -54,25 +53,10 @@ def _redraw(game_id: int, now: datetime) -> tuple[str, str] | None:
         game = game_rows.lock_game(s, game_id)
         if game is None or game.status != "active" or game.paused_at:
             return None
-        due = s.scalar(select(func.min(Deadline.due_at)).where(Deadline.game_id == game_id))
-        if due is None:
+        if clock_due(s, game_id) is None:
             return None
-        seats = game_rows.seats_of(s, game_id)
-        names, langs = table_names(game, seats, game_rows.seat_users(s, game_id))
-        pres = presenting.presentation(
-            game.kind,
-            load_state(s, game),
-            [],
-            game_id=game.id,
-            seq=game.seq,
-            group_lang=game.language,
-            seat_langs=langs,
-            seat_names=names,
-            people=set(),  # the board only: no panels
-            with_image=bool((game.options or {}).get("picture")),
-        )
+        text, image = board_now(s, game, now)
         chat = s.get(Chat, game.chat_id)
-        text = board_post.with_clock(game, pres.board, (due - now).total_seconds())
-        if not board_post.post(s, game, chat, text, pres.board_image):
+        if not board_post.post(s, game, chat, text, image):
             return None
         return chat.platform, chat.platform_id

@@ -16,7 +16,6 @@ from service.play import (
     days_commands,
     follow_commands,
     lobby,
-    presenting,
     quiet,
     ratings_commands,
     story_commands,
@@ -24,9 +23,9 @@ from service.play import (
     tournament_commands,
 )
 from service.play.admission import lobby_verb, named_refusal
+from service.play.board_now import board_now
 from service.play.dispatch import ADMIN_FLAG, notice_id
 from service.play.queue import request_delivery
-from service.play.state import load_state
 from service.render.lobby import lobby_message, tr
 from service.store import games as game_rows
 from service.store import outbox, session_scope
@@ -162,19 +161,7 @@ def _status(cmd: dict[str, Any], game_id: int) -> str:
         if game.status == "lobby":
             text, _ = lobby_message(lobby.lobby_view(s, game), game.language)
         else:
-            users = game_rows.seat_users(s, game.id)
-            names = {seat: u.name or u.platform_id for seat, u in users.items()}
-            pres = presenting.presentation(
-                game.kind,
-                load_state(s, game),
-                [],
-                game_id=game.id,
-                seq=game.seq,
-                group_lang=game.language,
-                seat_langs={},
-                seat_names=names,
-            )
-            text = pres.board
+            text, _ = board_now(s, game)
     _reply(cmd["platform"], cmd["chat"], bool(cmd.get("is_group")), text)
     return "shown"
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from service.play import presenting, spectators
+from service.play import spectators
+from service.play.board_now import board_now
 from service.play.queue import request_delivery
-from service.play.state import load_state
 from service.render.lobby import tr
-from service.store import games as game_rows
 from service.store import outbox, session_scope
 from service.store.models import Chat, GameRow
 from service.store.users import user_for
@@ -50,18 +49,9 @@ def run(verb: str, args: list[str], cmd: dict[str, Any], admin: bool) -> str:
             if not spectators.follow(s, game, me):
                 return "already_following"
             changed = [game.id]
-            text = f"{tr(lang, 'lobby.reply.followed', id=game.id)}\n\n{_board(s, game)}"
+            text = f"{tr(lang, 'lobby.reply.followed', id=game.id)}\n\n{board_now(s, game)[0]}"
         outbox.add(s, platform, cmd["chat"], "send", {"text": text})
     for followed in changed:  # after the commit: a move reads the new list
         spectators.forget(followed)
     request_delivery(platform, cmd["chat"])
     return "shown"
-
-
-def _board(s: Any, game: GameRow) -> str:
-    """The table's public board as it stands (what its chat shows)."""
-    users = game_rows.seat_users(s, game.id)
-    names = {seat: u.name or u.platform_id for seat, u in users.items()}
-    pres = presenting.presentation(game.kind, load_state(s, game), [], game_id=game.id, seq=game.seq,
-                              group_lang=game.language, seat_langs={}, seat_names=names)
-    return pres.board

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from engine import get_game
 from service.play import autopilot, lobby, pilots, presenting
+from service.play.board_now import board_now
 from service.play.state import load_state
 from service.store import games as game_rows
 from service.store import session_scope
@@ -172,3 +173,16 @@ def test_a_redelivered_or_repeated_confirmation_changes_nothing_more(backbone_pg
     assert texts(recording.sent("dm-carol"))[-1] == "You are already seated."
     tap("alice", buttons(recording.sent("dm-alice"), "quit")[-1])  # her old confirmation, after she left
     assert seat(game_id, 0).pilot is None and texts(recording.sent("dm-alice"))[-1] == "You are not seated."
+
+
+def test_status_and_follow_show_the_board_as_pinned_with_the_seats_marks_and_the_clock(backbone_pg, recording):
+    game_id = _board_game()
+    _leave("alice", recording)
+    with session_scope() as s:
+        pinned, _ = board_now(s, s.get(GameRow, game_id))
+    assert "alice 🤖 (left)" in pinned and "⏳" in pinned  # bob is asked: his clock runs
+
+    command("bob", "status", group=True)
+    assert texts(recording.sent("grp"))[-1] == pinned
+    command("dave", "follow", str(game_id))
+    assert texts(recording.sent("dm-dave"))[-1].endswith("\n\n" + pinned)
