@@ -337,7 +337,8 @@ def _in_lobby(
 
 
 def _show(s: Session, game: GameRow, chat: Chat) -> None:
-    text, keyboard = lobby_message(lobby_view(s, game), game.language)
+    """The lobby message in `chat`, edited in place (it says so when the game started in a room of its own)."""
+    text, keyboard = lobby_message({**lobby_view(s, game), "elsewhere": game.chat_id != chat.id}, game.language)
     buttons = [[[b.label, b.data] for b in row] for row in keyboard] if keyboard else None
     outbox.upsert_if_changed(
         s,

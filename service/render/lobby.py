@@ -34,6 +34,9 @@ DEFAULTS = {
     "lobby.deadlines": "Time to decide: {turn} h per turn, {response} min to respond.",
     "lobby.seated": "Seated: {names}",
     "lobby.started": "The game has started.",
+    "lobby.started_elsewhere": (
+        "The game has started in a room of its own: the seated players are invited, and its link follows here."
+    ),
     "lobby.aborted": "This game was aborted.",
     "lobby.button.join": "Join",
     "lobby.button.leave": "Leave",
@@ -131,11 +134,13 @@ def _option_rows(lobby: dict[str, Any], lang: str | None) -> Keyboard:
 
 def lobby_message(lobby: dict[str, Any], lang: str | None) -> tuple[str, Keyboard | None]:
     """`lobby`: id, kind, status, players (table size), bots (bool), names (seated, in order), turn_hours,
-    response_minutes, min_players, max_players. Buttons only while the lobby is open."""
+    response_minutes, min_players, max_players; elsewhere (bool: the game started in a room of its own). Buttons only
+    while the lobby is open."""
     game = tr(lang, f"lobby.game.{lobby['kind']}")
     lines = [tr(lang, "lobby.title", game=game, id=lobby["id"])]
     if lobby["status"] == "active":
-        return "\n".join([*lines, tr(lang, "lobby.started")]), None
+        started = "lobby.started_elsewhere" if lobby.get("elsewhere") else "lobby.started"
+        return "\n".join([*lines, tr(lang, started)]), None
     if lobby["status"] == "aborted":
         return "\n".join([*lines, tr(lang, "lobby.aborted")]), None
     lines.append(tr(lang, "lobby.players", joined=len(lobby["names"]), players=lobby["players"]))

@@ -18,7 +18,7 @@ from test_matrix_games import _db, _game_status, _start_gateway, _wait, table_ro
 from test_matrix_tournament_tables import _community, _play_until_silence, _rooms_in_space
 
 from service.store import session_scope
-from service.store.models import GameRow, Seat
+from service.store.models import GameRow, OutboxRow, Seat
 
 pytestmark = pytest.mark.e2e
 MORGAN_FIRST = 4  # a 3-seat card deal whose first move turns up a Morgan card (Morgan's silence)
@@ -60,6 +60,17 @@ def test_two_newgame_tables_of_one_room_in_rooms_of_a_space(homeserver, backbone
             first, first_room = await _table(gateway, ann, ben, community, MORGAN_FIRST)
             second, second_room = await _table(gateway, cat, dan, community, QUIET)  # while the first one plays
             assert _game_status(first) == _game_status(second) == "active"
+            for game_id in (first, second):  # each lobby message, left in the community's room, says where it went
+                lobby_text = _db(
+                    select(OutboxRow.payload)
+                    .where(OutboxRow.chat == community, OutboxRow.ref == f"lobby:{game_id}")
+                    .order_by(OutboxRow.id.desc())
+                    .limit(1)
+                )[0][0]["text"]
+                assert lobby_text.endswith(
+                    "The game has started in a room of its own: the seated players are "
+                    "invited, and its link follows here."
+                ), lobby_text
             tables = {
                 first: (first_room, [ann.user_id, ben.user_id]),
                 second: (second_room, [cat.user_id, dan.user_id]),
