@@ -14,29 +14,12 @@ from nio import JoinError
 from sqlalchemy import func, select
 from test_matrix_games import _db, _direct_room, _game_status, _start_gateway, _wait, table_room
 
-from service.play import presenting
-from service.play.state import load_state
 from service.render.i18n import t
-from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import GameRow, Seat
+from tests.e2e.days_checks import owner, panel_now
 
 pytestmark = pytest.mark.e2e
-
-
-def _owner(game_id: int, seat: int) -> str | None:
-    with session_scope() as s:
-        user = game_rows.seat_users(s, game_id).get(seat)
-        return user.platform_id if user is not None else None
-
-
-def _panel_now(game_id: int, seat: int) -> str:
-    with session_scope() as s:
-        game = s.get(GameRow, game_id)
-        names = {n: u.name or u.platform_id for n, u in game_rows.seat_users(s, game_id).items()}
-        return presenting.panel(
-            "board", load_state(s, game), seat, game_id=game_id, seq=game.seq, lang="en", level=None, seat_names=names
-        ).text
 
 
 def _numbered(player, room: str, label: str) -> int | None:
@@ -49,22 +32,26 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
     async def scenario():
         gateway, bot_id = _start_gateway(homeserver, "camelot_days")
         try:
-            arthur, gawain, mordred = [await login(homeserver.url, *homeserver.register(n))
-                                       for n in ("arthur_d", "gawain_d", "mordred_d")]
+            arthur, gawain, mordred = [
+                await login(homeserver.url, *homeserver.register(n)) for n in ("arthur_d", "gawain_d", "mordred_d")
+            ]
             players = [arthur, gawain, mordred]
-            created = await arthur.client.room_create(name="Camelot days", invite=[bot_id, gawain.user_id,
-                                                                                    mordred.user_id])
+            created = await arthur.client.room_create(
+                name="Camelot days", invite=[bot_id, gawain.user_id, mordred.user_id]
+            )
             group = created.room_id
             await _wait(lambda: all(group in p.client.rooms for p in players), 60, "everyone in", gateway, *players)
             room = arthur.client.rooms[group]
-            await _wait(lambda: bot_id in room.users and bot_id not in room.invited_users, 60, "the bot in",
-                        gateway, *players)
+            await _wait(
+                lambda: bot_id in room.users and bot_id not in room.invited_users, 60, "the bot in", gateway, *players
+            )
             levels = await arthur.client.room_get_state_event(group, "m.room.power_levels")
             users = {**levels.content.get("users", {}), bot_id: 100}
             await arthur.client.room_put_state(group, "m.room.power_levels", {**levels.content, "users": users})
             await arthur.say(group, "!newgame board 5")
-            lobby = await _wait(lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 60, "the lobby",
-                                gateway)
+            lobby = await _wait(
+                lambda: _db(select(GameRow.id).where(GameRow.status == "lobby")), 60, "the lobby", gateway
+            )
             game_id = lobby[0][0]
             with session_scope() as s:
                 s.get(GameRow, game_id).seed = 7
@@ -72,8 +59,13 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
             seated = select(func.count()).select_from(Seat).where(Seat.game_id == game_id)
             await _wait(lambda: _db(seated)[0][0] == 2, 60, "both seated", gateway, *players)
             await arthur.say(group, "!set bots on")
-            await _wait(lambda: _db(select(GameRow.options).where(GameRow.id == game_id))[0][0].get("bots"), 60,
-                        "bots on", gateway, *players)
+            await _wait(
+                lambda: _db(select(GameRow.options).where(GameRow.id == game_id))[0][0].get("bots"),
+                60,
+                "bots on",
+                gateway,
+                *players,
+            )
             await arthur.say(group, "!start")
             await _wait(lambda: _game_status(game_id) == "active", 60, "the start", gateway, *players)
             table = await table_room(game_id, gateway, arthur, gawain)  # the game's own room: its people invited
@@ -82,12 +74,18 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
             gawain_dm = _direct_room(gawain, bot_id, group)
             await gawain.say(gawain_dm, "!leave")
             quit_label = t("en", "days.button.quit")
-            number = await _wait(lambda: _numbered(gawain, gawain_dm, quit_label), 60, "the confirmation", gateway,
-                                 *players)
+            number = await _wait(
+                lambda: _numbered(gawain, gawain_dm, quit_label), 60, "the confirmation", gateway, *players
+            )
             await gawain.say(gawain_dm, str(number))
-            await _wait(lambda: _owner(game_id, 1) is None, 60, "the seat to the autopilot", gateway, *players)
-            await _wait(lambda: any("no longer yours" in b for b in gawain.bodies(gawain_dm)), 60,
-                        "Gawain's panel replaced", gateway, *players)  # the handover's last word to him
+            await _wait(lambda: owner(game_id, 1) is None, 60, "the seat to the autopilot", gateway, *players)
+            await _wait(
+                lambda: any("no longer yours" in b for b in gawain.bodies(gawain_dm)),
+                60,
+                "Gawain's panel replaced",
+                gateway,
+                *players,
+            )  # the handover's last word to him
             await asyncio.gather(*(p.sync(timeout_ms=500) for p in players))
             gawain_seen = len(gawain.bodies(gawain_dm))
 
@@ -97,13 +95,19 @@ def test_leave_and_a_substitute_over_matrix(homeserver, backbone_pg, transcripts
             await _wait(lambda: _direct_room(mordred, bot_id, group), 60, "Mordred's direct room", gateway, *players)
             mordred_dm = _direct_room(mordred, bot_id, group)
             take_label = t("en", "days.button.sub_ok")
-            number = await _wait(lambda: _numbered(mordred, mordred_dm, take_label), 60, "his confirmation",
-                                 gateway, *players)
+            number = await _wait(
+                lambda: _numbered(mordred, mordred_dm, take_label), 60, "his confirmation", gateway, *players
+            )
             await mordred.say(mordred_dm, str(number))
-            await _wait(lambda: _owner(game_id, 1) == mordred.user_id, 60, "the takeover", gateway, *players)
-            view = _panel_now(game_id, 1)
-            await _wait(lambda: any(view in body for body in mordred.bodies(mordred_dm)), 60,
-                        "the seat's view, to Mordred", gateway, *players)
+            await _wait(lambda: owner(game_id, 1) == mordred.user_id, 60, "the takeover", gateway, *players)
+            view = panel_now(game_id, 1)
+            await _wait(
+                lambda: any(view in body for body in mordred.bodies(mordred_dm)),
+                60,
+                "the seat's view, to Mordred",
+                gateway,
+                *players,
+            )
             await asyncio.gather(*(p.sync(timeout_ms=1000) for p in players))
 
             assert len(gawain.bodies(gawain_dm)) == gawain_seen, gawain.bodies(gawain_dm)[gawain_seen:]

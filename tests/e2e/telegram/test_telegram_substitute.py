@@ -21,11 +21,11 @@ from test_telegram_games import game_row, outbox_drained, wait_drained
 
 from engine import get_game
 from service.callback import LobbyTap, linked_lobby, unpack
-from service.play import presenting
 from service.play.state import load_state
 from service.store import games as game_rows
 from service.store import session_scope
 from service.store.models import ActionRow, GameRow, OutboxRow, Seat
+from tests.e2e.days_checks import owner, panel_now
 
 pytestmark = pytest.mark.e2e
 SEED = 7
@@ -47,18 +47,26 @@ def _open(api: FakeBotApi, people: list[Any], members: list[Any]) -> tuple[Any, 
     api.say(people[0], group.id, "/newgame board 5")
     link = api.wait(
         lambda: next(
-            (b["url"] for m in api.messages(group.id) for b in api.buttons(group.id, m.message_id)
-             if "start=join" in b.get("url", "")),
+            (
+                b["url"]
+                for m in api.messages(group.id)
+                for b in api.buttons(group.id, m.message_id)
+                if "start=join" in b.get("url", "")
+            ),
             None,
         ),
-        30, "the lobby's link",
+        30,
+        "the lobby's link",
     )
     game_id = linked_lobby(link.rsplit("join", 1)[1])
     for user in people:
         api.open_link(user, link)
     with session_scope() as s:
-        api.wait(lambda: s.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) == 2, 30,
-                 "both seated")
+        api.wait(
+            lambda: s.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) == 2,
+            30,
+            "both seated",
+        )
         s.get(GameRow, game_id).seed = SEED
     message_id, bots = api.wait(lambda: _lobby_button(api, group.id, "bots"), 30, "the bots button")
     api.tap(people[0], group.id, message_id, bots)
@@ -77,21 +85,6 @@ def _bots_on(game_id: int) -> bool:
 def _turns(game_id: int) -> int:
     with session_scope() as s:
         return load_state(s, s.get(GameRow, game_id)).turns
-
-
-def _owner(game_id: int, seat: int) -> str | None:
-    with session_scope() as s:
-        user = game_rows.seat_users(s, game_id).get(seat)
-        return user.platform_id if user is not None else None
-
-
-def _panel_now(game_id: int, seat: int) -> str:
-    with session_scope() as s:
-        game = s.get(GameRow, game_id)
-        names = {n: u.name or u.platform_id for n, u in game_rows.seat_users(s, game_id).items()}
-        return presenting.panel(
-            "board", load_state(s, game), seat, game_id=game_id, seq=game.seq, lang="en", level=None, seat_names=names
-        ).text
 
 
 def test_a_substitute_plays_a_left_seat_to_the_end_over_telegram(
@@ -114,20 +107,23 @@ def _play(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any, mordred: Any)
     api.say(gawain, gawain.id, "/leave")
     message_id, quit_data = api.wait(lambda: _lobby_button(api, gawain.id, "quit"), 30, "the confirmation")
     api.tap(gawain, gawain.id, message_id, quit_data)
-    api.wait(lambda: _owner(game_id, 1) is None, 30, "the seat handed to the autopilot")
+    api.wait(lambda: owner(game_id, 1) is None, 30, "the seat handed to the autopilot")
     api.wait(outbox_drained, 60, "the outbox to drain")
     left_at, left_seq = len(api.records()), game_row(game_id)[1]
 
     message_id, sub = api.wait(lambda: _lobby_button(api, group.id, "sub"), 30, "the call for a substitute")
     api.tap(mordred, group.id, message_id, sub)  # he never wrote to the bot: asked to, in the group
-    api.wait(lambda: any("Mordred, please open a direct chat" in (m.text or "") for m in api.messages(group.id)),
-             30, "the group asking Mordred to open a direct chat")
+    api.wait(
+        lambda: any("Mordred, please open a direct chat" in (m.text or "") for m in api.messages(group.id)),
+        30,
+        "the group asking Mordred to open a direct chat",
+    )
     api.say(mordred, mordred.id, "/start")
     api.tap(mordred, group.id, message_id, sub)
     message_id, take = api.wait(lambda: _lobby_button(api, mordred.id, "sub_ok"), 30, "his confirmation")
     api.tap(mordred, mordred.id, message_id, take)
-    api.wait(lambda: _owner(game_id, 1) == str(mordred.id), 30, "the takeover")
-    handover = _panel_now(game_id, 1)
+    api.wait(lambda: owner(game_id, 1) == str(mordred.id), 30, "the takeover")
+    handover = panel_now(game_id, 1)
     api.wait(lambda: any(m.text == handover for m in api.messages(mordred.id)), 30, "the seat's view, to Mordred")
     taken_at, taken_seq = len(api.records()), game_row(game_id)[1]
 
@@ -137,14 +133,20 @@ def _play(api: FakeBotApi, stack: Stack, arthur: Any, gawain: Any, mordred: Any)
         wait_drained()
     except TimeoutError:
         with session_scope() as s:
-            pending = s.execute(select(OutboxRow.chat, OutboxRow.op, OutboxRow.payload, OutboxRow.not_before)
-                                .where(OutboxRow.status == "pending")).all()
+            pending = s.execute(
+                select(OutboxRow.chat, OutboxRow.op, OutboxRow.payload, OutboxRow.not_before).where(
+                    OutboxRow.status == "pending"
+                )
+            ).all()
         raise AssertionError(f"{pending}\n{stack.log_tail()}") from None
 
     with session_scope() as s:
-        log = [tuple(row) for row in s.execute(
-            select(ActionRow.seat, ActionRow.by).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
-        )]
+        log = [
+            tuple(row)
+            for row in s.execute(
+                select(ActionRow.seat, ActionRow.by).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+            )
+        ]
     assert (1, "user") in log[taken_seq:], "Mordred played seat 1 by hand"
     assert all(by == "bot" for seat, by in log[left_seq:taken_seq] if seat == 1), "only the autopilot between"
     records = api.records()
