@@ -1,15 +1,16 @@
-"""A bot's turn reads as one group message: the narrated lines of one seat's consecutive bot moves are gathered.
+"""A seat's turn reads as one group message: the narrated lines of one seat's consecutive moves are gathered.
 
-A bot moves several times in its turn (the Evil phase, a heroic action, more), each move its own transaction and
+A seat moves several times in its turn (the Evil phase, a heroic action, more), each move its own transaction and
 its own narrated message (`service.play.move_messages`), which a group saw as a burst of short messages. The rows
-of a bot's move carry its `run` (game and seat). The sender, which alone sends to a chat at a time, keeps the
-group's bottom (its last new message) in the sessions: when a run's row comes while the group's bottom is the same
-run's message, and the lines together stay within the platform's limit, that message is edited to add them
-(`APPEND`) instead of a new one being sent; two of a run's rows in one batch go as one message (`GATHERED`: the
-second is in the first; the shard's sender plans a run's next rows with the first one's rate, `rides`, so that a
-turn queued behind a busy group costs one call). Anything else that appears in the group (a person's move, a
-notice, a reply, a new board) ends the run, so the chat's order is kept; an edit costs the group's rate as a send
-does (`service.chat.floods`).
+of a move carry its `run` (game and seat); a person's also `within`, the seconds after which their run's message
+is no longer added to (a bot's: `TTL`), so that only the quick taps of one turn are gathered. The sender, which
+alone sends to a chat at a time, keeps the group's bottom (its last new message) in the sessions: when a run's row
+comes while the group's bottom is the same run's message, and the lines together stay within the platform's limit,
+that message is edited to add them (`APPEND`) instead of a new one being sent; two of a run's rows in one batch go
+as one message (`GATHERED`: the second is in the first; the shard's sender plans a run's next rows with the first
+one's rate, `rides`, so that a turn queued behind a busy group costs one call). Anything else that appears in the
+group (another seat's move, a notice, a reply, a new board) ends the run, so the chat's order is kept; an edit
+costs the group's rate as a send does (`service.chat.floods`).
 Should the sessions lose the bottom, the next row is sent as a message of its own: nothing is lost, a turn is cut.
 Nothing is delayed: a row goes when it would have gone.
 """
@@ -24,7 +25,7 @@ from service.render.narration.messages import TELEGRAM_LIMIT, size
 from service.sessions import get_sessions
 
 SCOPE = "bottom"  # the sessions' ui scope of a group's bottom message
-TTL = 6 * 3600.0  # a run's message is not added to after a pause this long
+TTL = 6 * 3600.0  # a bot's run's message is not added to after a pause this long (a person's: the row's `within`)
 APPEND = "append"  # a staged op: edit the run's message to the lines so far (its id in `known`)
 GATHERED = "gathered"  # a staged op: nothing to send, the row's lines went with an earlier row of the batch
 LATER = "later"  # a staged op: not tried in this batch (a rider that could not be gathered: it waits for its rate)
@@ -40,6 +41,7 @@ class Bottom:
     run: str
     message_id: str | None
     text: str
+    within: float = TTL  # how long it may be added to after its last lines
 
 
 @dataclass
@@ -128,18 +130,20 @@ def record(staged: Staged, outcomes: list[Any]) -> None:
             stopped.add(chat)
             continue
         message_id, new = outcome
+        within = float(row.payload.get("within") or TTL)
         if row.op == APPEND:
             appended = message_id == staged.known.get((chat, row.ref or ""))
             text = row.payload["text"] if appended else row.payload["own"]
-            after[chat] = Bottom(row.payload["run"], message_id, text)
+            after[chat] = Bottom(row.payload["run"], message_id, text, within)
         elif (run := run_of(row)) is not None:
-            after[chat] = Bottom(run, message_id, row.payload.get("text", ""))
+            after[chat] = Bottom(run, message_id, row.payload.get("text", ""), within)
         elif row.op != GATHERED and _new_message(row, new):
             after[chat] = None
     ui = get_sessions().ui
     for chat, bottom in after.items():
         if bottom is not None:
-            ui.set(SCOPE, _key(platform, chat), {"run": bottom.run, "id": bottom.message_id, "text": bottom.text}, TTL)
+            kept = {"run": bottom.run, "id": bottom.message_id, "text": bottom.text}
+            ui.set(SCOPE, _key(platform, chat), kept, bottom.within)
         elif chat not in staged.read or staged.read[chat] is not None:  # not read: it may hold a run's message
             ui.clear(SCOPE, _key(platform, chat))
 

@@ -29,6 +29,9 @@ from service.store.models import Chat, GameRow, OutboxRow, Seat, User, utcnow
 from service.store.users import direct_chat_markers
 
 CHAT_MAX = OutboxRow.chat.type.length
+# Seconds within which a person's next move joins their previous move's group message: the taps of one turn, not a
+# move made after the group has talked (which the bot may not see) or after a while nobody would look up for.
+PERSON_RUN = 120.0
 # Test hook: seconds to sleep after applying a move and before committing (where a SIGKILL must lose nothing).
 _PAUSE_ENV = "CAMELOT_TEST_PAUSE_IN_PLAY"
 
@@ -129,8 +132,9 @@ def write_messages(
         game.silence = silence
         outbox.add(s, *group, "restrict" if silence else "unrestrict", is_group=chat.is_group)
         lines.append(presenting.t(game.language, "notice.silence_on" if silence else "notice.silence_off"))
-    # a bot's move is part of its run: its seat's consecutive moves read as one message (`service.delivery.gather`)
-    run = {"run": f"{game.id}:{actor}"} if actor is not None and actor not in users else {}
+    # a move is part of its seat's run: the seat's consecutive moves read as one message (`service.delivery.gather`),
+    # a bot's through its turn, a person's while each comes within `PERSON_RUN` of the one before (a turn of taps)
+    run = {} if actor is None else {"run": f"{game.id}:{actor}", **({"within": PERSON_RUN} if actor in users else {})}
     for text in narration.pack(lines):  # one message per move, split only past the platform's limit
         outbox.add(s, *group, "send", {"text": text, **run}, is_group=chat.is_group)
         out.chats.add(group)

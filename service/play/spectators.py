@@ -55,7 +55,7 @@ def forget(game_id: int) -> None:
     get_sessions().ui.clear("game", _key(game_id))
 
 
-UNCOPIED = ("buttons", "mention_users", "run")  # what a follower's copy of a group row leaves out
+UNCOPIED = ("buttons", "mention_users", "run", "within")  # what a follower's copy of a group row leaves out
 
 
 def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) -> set[tuple[str, str]]:
@@ -67,10 +67,8 @@ def mirror(s: Session, game: GameRow, chat: Chat, rows: list[dict[str, Any]]) ->
     chats = followers(game.id, s)
     for direct in chats:
         for row in public:
-            # (a bot's turn is gathered in the group only: a direct chat gets each move as it comes)
-            payload = {
-                k: v for k, v in (row.get("payload") or {}).items() if k not in ("buttons", "mention_users", "run")
-            }
+            # (a seat's turn is gathered in the group only: a direct chat gets each move as it comes)
+            payload = {k: v for k, v in (row.get("payload") or {}).items() if k not in UNCOPIED}
             ref = f"watch:{row['ref']}" if row.get("ref") else None
             outbox.add(s, chat.platform, direct, row["op"], payload, ref=ref, photo=row.get("photo"))
     return {(chat.platform, direct) for direct in chats}

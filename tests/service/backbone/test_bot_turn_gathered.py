@@ -1,5 +1,6 @@
-"""A bot's turn reads as one group message (`service.delivery.gather`): the lines of one seat's consecutive moves
-join its message while nothing else was posted below it, and never beyond the platform's limit."""
+"""A seat's turn reads as one group message (`service.delivery.gather`): the lines of one seat's consecutive moves
+join its message while nothing else was posted below it, and never beyond the platform's limit; a person's only while
+each move comes within the run's window of the one before."""
 
 from __future__ import annotations
 
@@ -58,11 +59,39 @@ def test_a_bots_moves_join_its_message_until_something_else_is_posted(backbone_p
     assert shown(recording)[-2:] == ["⚫ Bot 4 draws Morgan", "x" * (TELEGRAM_LIMIT - 10)]
 
 
-def test_a_persons_move_is_never_gathered(backbone_pg, recording):
+def person(text: str, within: float = 120.0, seat: int = 0) -> tuple[str, dict]:
+    return "send", {"text": text, "run": f"1:{seat}", "within": within}
+
+
+def test_a_row_without_a_run_is_never_gathered_and_ends_the_run_above_it(backbone_pg, recording):
     queue(bot("⚫ Bot 3 draws Morgan"))
-    queue(("send", {"text": "🧙 Arthur plays Merlin"}))
+    queue(("send", {"text": "Arthur ran out of time; a safe choice was played for them."}))
     queue(bot("🗡 Bot 3 pushes Excalibur: 6/10"))
-    assert shown(recording) == ["⚫ Bot 3 draws Morgan", "🧙 Arthur plays Merlin", "🗡 Bot 3 pushes Excalibur: 6/10"]
+    assert shown(recording) == [
+        "⚫ Bot 3 draws Morgan",
+        "Arthur ran out of time; a safe choice was played for them.",
+        "🗡 Bot 3 pushes Excalibur: 6/10",
+    ]
+
+
+def test_a_persons_quick_taps_of_one_turn_read_as_one_message(backbone_pg, recording):
+    queue(bot("▶ Turn 3: Arthur"))
+    queue(person("😈 Arthur adds a siege engine: ⚙ 1/12"))  # another seat's run: a message of its own
+    queue(person("🃏 Arthur draws 3 cards"))
+    queue(person("🐎 Arthur rides to Picts\n▶ Turn 4: Bot 2"))
+    queue(bot("⚫ Bot 2 draws Excalibur", seat=1))
+    assert shown(recording) == [
+        "▶ Turn 3: Arthur",
+        "😈 Arthur adds a siege engine: ⚙ 1/12\n🃏 Arthur draws 3 cards\n🐎 Arthur rides to Picts\n▶ Turn 4: Bot 2",
+        "⚫ Bot 2 draws Excalibur",
+    ]
+
+
+def test_a_persons_move_after_the_window_is_a_message_of_its_own(backbone_pg, recording):
+    queue(person("😈 Arthur adds a siege engine: ⚙ 1/12", within=0.3))
+    time.sleep(0.5)  # a pause: the group may have talked meanwhile, unseen by the bot
+    queue(person("🃏 Arthur draws 3 cards", within=0.3))
+    assert shown(recording) == ["😈 Arthur adds a siege engine: ⚙ 1/12", "🃏 Arthur draws 3 cards"]
 
 
 def test_a_shards_batch_sends_a_runs_rows_as_one_message(backbone_pg, recording):
@@ -143,3 +172,26 @@ def test_a_rider_past_the_limit_waits_for_its_own_rate(busy_group):
     ]
     assert all(b.at - a.at >= GROUP * 0.9 for a, b in itertools.pairwise(calls))  # each took the group rate
     assert pending() == []
+
+
+def test_a_move_marks_its_group_lines_with_its_seats_run_a_persons_with_its_window(backbone_pg, recording):
+    from sqlalchemy import select
+
+    from service.play import lobby
+    from service.play.move_messages import PERSON_RUN
+    from service.store.models import OutboxRow
+    from tests.service.days.helpers import buttons, tap
+
+    game_id = lobby.create_and_start("rec", "grp", "board", {}, ["alice"], 4, seed=5)
+    for _ in range(3):  # alice answers what she is asked; the bots play at once between her answers
+        tap("alice", [b for b in buttons(recording.sent("dm-alice")) if not b.startswith("!")][-1])
+    with session_scope() as s:
+        runs = [
+            row.payload
+            for row in s.scalars(select(OutboxRow).where(OutboxRow.chat == "grp", OutboxRow.op == "send"))
+            if "run" in row.payload
+        ]
+    mine = [p for p in runs if p["run"] == f"{game_id}:0"]
+    bots = [p for p in runs if p["run"] != f"{game_id}:0"]
+    assert mine and all(p["within"] == PERSON_RUN for p in mine)
+    assert bots and all("within" not in p for p in bots)  # a bot's run lasts its turn
