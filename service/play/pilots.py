@@ -26,7 +26,7 @@ AWAY_LIMIT_HOURS = 72.0  # how far a vacation may push one deadline in a game (l
 
 # the game options a lobby or an admin sets in units: (game option key, seconds per unit, lowest, highest)
 LIMITS = {
-    "turn": ("turn_deadline", 3600, 0.01, 10_000),
+    "turn": ("turn_deadline", 3600, 0.001, 10_000),
     "response": ("response_deadline", 60, 0.1, 100_000),
     "idle": ("idle_limit", 1, 1, 20),
     "away": ("away_limit", 3600, 0, 24 * 60),

@@ -25,6 +25,7 @@ def lobby(kind: str = "board") -> GameRow:
         ("pausevote", "on", "options.pause_vote", True),
         ("leaving", "die", "options.leaving", "die"),
         ("turn", "2", "options.turn_deadline", 7200.0),
+        ("turn", "0.002", "options.turn_deadline", 7.2),  # seconds-long deadlines: the days e2e tests use them
         ("response", "30", "options.response_deadline", 1800.0),
         ("idle", "3", "options.idle_limit", 3),
         ("away", "48", "options.away_limit", 48 * 3600),
