@@ -20,8 +20,8 @@ ENGINE_ONLY = ("stack", "variant")
 def apply(game: GameRow, seated: int, option: str, value: str) -> str:
     """Set one option on a lobby's row with `seated` people: "ok" or "bad_value". Options: game board|cards,
     players N, bots on|off, lang xx, turn <hours>, response <minutes>, idle <n>, away <hours>, pausevote on|off
-    (a seated majority may /pause and /resume), leaving autopilot|die (the board game's: what /leave mid-game does); any other
-    name is an engine variant (`value` as int, on/off as bool, else text)."""
+    (a seated majority may /pause and /resume), leaving autopilot|die (the board game's: what /leave mid-game
+    does); any other name is an engine variant (`value` as int, on/off as bool, else text)."""
     opts = dict(game.options)
     try:
         if option == "game":
