@@ -21,18 +21,20 @@ lone Traitor, whose result is theirs alone, moves n times as much as each knight
 made **zero-sum** (`_conserved`): 25 stays the average player, whatever the sides' sizes, uncertainties and win
 rates. Bots are seats at the starting mean with no uncertainty: they count in their side's mean, keep nothing and
 take no share. A person's variance shrinks by the game's whole information about them (p (1 - p) (share / c)^2
-added to 1 / sigma^2), not Weng and Lin's damped share, so the ± shown is what the results say; `TAU` keeps it
+added to 1 / sigma^2), not Weng and Lin's damped share, so its ± is what the results say; `TAU` keeps it
 from shrinking below about 1.4, so that a rating follows a person who improves. The arithmetic of what a game
-tells, and why equal players' ratings cannot all stay within ±1 of 25 after 1,000 games, is in docs/ratings.md.
+tells, and why these means alone cannot hold equal players within ±1 of 25 after 1,000 games, is in docs/ratings.md.
 
 **Which games are rated** (`is_rated`): a person on each side, and nobody in two seats. Bots neither count nor
 make a game rated; solo games have one side and are not rated.
 
-**What is shown** is the mean, with its uncertainty (one standard deviation) beside it: a newcomer reads
-"25.0 ±8.3", and no first game takes a newcomer below 25 − 8.3, far from any negative number. A conservative
-ordinal (mu − 3 sigma) was the alternative; it starts at 0, shows newcomers negative numbers after a loss, and
-grows with games played rather than with skill, which standings would then reward. Instead, people with fewer than
-`PROVISIONAL_GAMES` rated games are marked provisional: listed after the others, and left off the leaderboard.
+**What is shown** is not these means but each person's skill among everyone who plays the kind, whose spread
+is learned (`service.ratings.shown`): equal people are shown together, people who differ as the means have them.
+It is a mean with its uncertainty (one standard deviation) beside it: a newcomer reads "25.0 ±4.8", and no first
+game takes a newcomer near a negative number. A conservative ordinal (mu − 3 sigma) was the alternative; it
+starts at 0, shows newcomers negative numbers after a loss, and grows with games played rather than with skill,
+which standings would then reward. Instead, people with fewer than `PROVISIONAL_GAMES` rated games are marked
+provisional: listed after the others, and left off the leaderboard.
 """
 
 from __future__ import annotations

@@ -1,23 +1,25 @@
 """`camelot ratings simulate`: populations with known hidden skills play rated games through the rating model
-(`service.ratings.model`, the code that rates real games), and the figures issue 25 asks of it are checked.
+(`service.ratings.model`, the code that rates real games), and the figures issue 25 asks of it are checked on the
+ratings as shown (`service.ratings.shown`: each person among everyone who plays, whose spread is learned).
 
 - **Equal players** (skill `MU` each) play `games` rated games at each loyal win rate in `rates`; a seat is a bot
   now and then (`bot_share`), which rates a game only with a person on each side, as the service does. The
-  figure is the **drift**: the largest distance of any player's rating (their mean, mu) from the start after the
-  games, over every player at every rate; it must be within `MAX_DRIFT`. The population's mean, read every
-  `checkpoint` games, is reported beside it as the **systematic drift** (the update is zero-sum, so it stays at
-  the start unless that breaks).
+  figure is the **drift**: the largest distance of any player's shown rating from the start after the games,
+  over every player at every rate; it must be within `MAX_DRIFT`. The population's mean of the model's means,
+  read every `checkpoint` games, is reported beside it as the **systematic drift** (the update is zero-sum, so
+  it stays at the start unless that breaks), and so is how far the model's means alone spread, which the games'
+  information bounds (`information`, docs/ratings.md).
 - **Known skills**: `skilled` players with skills spread as the model's prior assumes (normal quantiles around `MU`,
   standard deviation `SIGMA`) play until each has `games_each` rated games, the loyal side's win rate depending on
   the player count (`COUNT_RATES`, learned by the model as it would be from real games). The Spearman correlation
-  of their ratings with their skills must reach `MIN_SPEARMAN`.
+  of their shown ratings with their skills must reach `MIN_SPEARMAN`; beside it, how far the shown ratings and
+  the model's means are from the skills (root mean square), so that holding equal players together is seen not
+  to cost the ranking or the accuracy of players who differ.
 
 Outcomes come from a Thurstone model (each seat's performance is its skill plus normal noise, a side's is its
 seats' mean plus normal noise, and the loyal side's edge makes its win rate the one asked for between equal
 sides), not from the logistic model the ratings assume: the model is tested on results it did not generate.
-Beside the figures it prints the arithmetic that bounds the drift (`information`, docs/ratings.md): how much a
-rated game tells about one equal player, and so how far their ratings must spread after the games.
-Pure and deterministic by seed; about a second.
+Pure and deterministic by seed; a few seconds.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from statistics import NormalDist
 
-from service.ratings.model import BETA, MU, SIGMA, TAU, Belief, is_rated, loyal_rate, rate
+from service.ratings.model import BETA, MU, SIGMA, Belief, is_rated, loyal_rate, rate
+from service.ratings.shown import population, shown
 
 MAX_DRIFT = 1.0
 MIN_SPEARMAN = 0.8
@@ -54,19 +58,25 @@ class Plan:
 
 @dataclass(frozen=True)
 class EqualRun:
-    """Equal players at one loyal win rate: where each player's rating ended, and the population's mean at each
-    checkpoint."""
+    """Equal players at one loyal win rate: the model's belief about each player at the end, and the population's
+    mean at each checkpoint."""
 
     side_rate: float
-    ratings: list[Belief]  # each player's at the end
-    means: list[float]  # the population's mean rating at each checkpoint
+    ratings: list[Belief]  # the model's, each player's at the end
+    means: list[float]  # the population's mean of the model's means at each checkpoint
     loyal_share: float  # of the rated games, the share the loyal side won
     traitor_move: float  # how far a Traitor's game moved the Traitor's rating, on average
 
+    @cached_property
+    def shown(self) -> list[Belief]:
+        """Each player's rating as shown, among the run's players."""
+        people = population(self.ratings)
+        return [shown(b, people) for b in self.ratings]
+
     @property
     def drift(self) -> float:
-        """The largest distance of a player's rating from the start: the issue's figure."""
-        return max(abs(b.mu - MU) for b in self.ratings)
+        """The largest distance of a player's shown rating from the start: the issue's figure."""
+        return max(abs(b.mu - MU) for b in self.shown)
 
     @property
     def systematic(self) -> float:
@@ -74,28 +84,38 @@ class EqualRun:
         return max(abs(m - MU) for m in self.means)
 
     @property
+    def model_drift(self) -> float:
+        """The largest distance of the model's mean of a player from the start."""
+        return max(abs(b.mu - MU) for b in self.ratings)
+
+    @property
     def deviation(self) -> float:
-        """The root mean square of the players' distances from the start (their true skill)."""
+        """The root mean square of the model's means' distances from the start (the players' true skill)."""
         return math.sqrt(statistics.fmean((b.mu - MU) ** 2 for b in self.ratings))
 
     @property
     def uncertainty(self) -> float:
-        """The root mean square of the players' sigma: what the model says the deviation is."""
+        """The root mean square of the model's sigma: what the model says the deviation is."""
         return math.sqrt(statistics.fmean(b.sigma**2 for b in self.ratings))
 
     @property
     def covered(self) -> int:
-        """How many players' ratings are within their own ± (one sigma) of their true skill."""
+        """How many of the model's means are within their own ± (one sigma) of the player's true skill."""
         return sum(abs(b.mu - MU) <= b.sigma for b in self.ratings)
 
 
 @dataclass(frozen=True)
 class SkillRun:
-    """Known skills: how many players, the rated games they played, and how well their ratings rank them."""
+    """Known skills: how many players, the rated games they played, and how well the ratings (shown, and the
+    model's means) rank them and how far they are from their skills."""
 
     players: int
     games: int
     spearman: float
+    model_spearman: float
+    error: float  # root mean square of shown rating - skill
+    model_error: float  # root mean square of the model's mean - skill
+    spread: float  # the population's spread learned
 
 
 @dataclass(frozen=True)
@@ -234,13 +254,6 @@ def largest(m: int) -> float:
     return total
 
 
-def games_needed(plan: Plan, side_rate: float) -> int:
-    """The rated games after which the expected drift of the plan's equal players (`players` at each of its
-    `rates`) is `MAX_DRIFT`, with no TAU (with it, sigma stops shrinking and no number of games is enough)."""
-    sd = MAX_DRIFT / largest(plan.players * len(plan.rates))
-    return math.ceil((1 / sd**2 - 1 / SIGMA**2) / information(plan, side_rate))
-
-
 def known_skills(plan: Plan, seed: int) -> SkillRun:
     rng = random.Random(seed)
     people = list(range(plan.skilled))
@@ -258,8 +271,24 @@ def known_skills(plan: Plan, seed: int) -> SkillRun:
             games += 1
             for p in seats:
                 played[p] += 1
-    ratings = [table.beliefs[p].mu for p in people]
-    return SkillRun(plan.skilled, games, spearman(ratings, [skill[p] for p in people]))
+    beliefs = [table.beliefs[p] for p in people]
+    people_now = population(beliefs)
+    ratings = [shown(b, people_now).mu for b in beliefs]
+    means = [b.mu for b in beliefs]
+    skills_ = [skill[p] for p in people]
+    return SkillRun(
+        plan.skilled,
+        games,
+        spearman(ratings, skills_),
+        spearman(means, skills_),
+        _distance(ratings, skills_),
+        _distance(means, skills_),
+        people_now.spread,
+    )
+
+
+def _distance(xs: Sequence[float], ys: Sequence[float]) -> float:
+    return math.sqrt(statistics.fmean((x - y) ** 2 for x, y in zip(xs, ys, strict=True)))
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
@@ -292,30 +321,33 @@ def lines(plan: Plan, report: Report) -> list[str]:
     m = plan.players * len(plan.rates)
     out = [
         f"equal players: {plan.players}, {plan.games} rated games at each loyal win rate (start {MU:.1f}, "
-        f"allowed ±{MAX_DRIFT:.1f} for every player; the population's mean read every {plan.checkpoint} games)"
+        f"allowed ±{MAX_DRIFT:.1f} for every player's shown rating; the population's mean read every "
+        f"{plan.checkpoint} games)"
     ]
     for run_ in report.equal:
-        mus = [b.mu for b in run_.ratings]
+        rated, mus = [b.mu for b in run_.shown], [b.mu for b in run_.ratings]
         info = plan.games * information(plan, run_.side_rate)
         out.append(
-            f"  loyal side wins {run_.side_rate:.0%} (won {run_.loyal_share:.1%}): largest |mu - start| "
-            f"{run_.drift:.2f}, players end {min(mus):.1f} to {max(mus):.1f} (rms {run_.deviation:.2f}; "
-            f"their ± {run_.uncertainty:.2f}, {run_.covered} of {plan.players} within it; the games' "
-            f"information allows ± {spread(info):.2f}); systematic drift {run_.systematic:.2f}; a Traitor's "
-            f"game moves the Traitor {run_.traitor_move:+.3f} on average"
+            f"  loyal side wins {run_.side_rate:.0%} (won {run_.loyal_share:.1%}): shown {min(rated):.1f} to "
+            f"{max(rated):.1f}, largest |rating - start| {run_.drift:.2f} (spread learned "
+            f"{population(run_.ratings).spread:.2f}); the model's means {min(mus):.1f} to {max(mus):.1f}, largest "
+            f"{run_.model_drift:.2f} (rms {run_.deviation:.2f}, their ± {run_.uncertainty:.2f}, {run_.covered} of "
+            f"{plan.players} within it; the games' information allows ± {spread(info):.2f}); systematic drift "
+            f"{run_.systematic:.2f}; a Traitor's game moves the Traitor {run_.traitor_move:+.3f} on average"
         )
     even = 0.5 if 0.5 in plan.rates else plan.rates[0]
     info = information(plan, even)
     out.append(
         f"arithmetic (docs/ratings.md): a rated game at {even:.0%} tells {info:.5f} about each equal player; "
-        f"after {plan.games} games ± {spread(plan.games * info):.2f}, and the largest of {m} such ratings "
-        f"is expected {largest(m) * spread(plan.games * info):.2f} from the start; ±{MAX_DRIFT:.1f} needs "
-        f"about {games_needed(plan, even)} games with no TAU (it is {TAU:.3f}: sigma stops shrinking)"
+        f"after {plan.games} games ± {spread(plan.games * info):.2f}, so the model's means alone are expected "
+        f"to reach {largest(m) * spread(plan.games * info):.2f} from the start (the largest of {m})"
     )
     skill = report.skill
     out.append(
         f"known skills: {skill.players} players, {plan.games_each}+ rated games each ({skill.games} games), "
-        f"loyal rate by player count {COUNT_RATES}: Spearman {skill.spearman:.3f} (needed {MIN_SPEARMAN})"
+        f"loyal rate by player count {COUNT_RATES}: Spearman {skill.spearman:.3f} (needed {MIN_SPEARMAN}; the "
+        f"model's means {skill.model_spearman:.3f}); rms distance from the skills {skill.error:.2f} shown, "
+        f"{skill.model_error:.2f} the model's means; spread learned {skill.spread:.2f} (the skills' {SIGMA:.2f})"
     )
     verdict = "met" if report.met else "not met"
     out.append(f"ratings simulate: drift {report.drift:.2f}, spearman {skill.spearman:.2f}, {verdict}")

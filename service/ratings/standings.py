@@ -1,8 +1,9 @@
 """Reading the ratings: a community's standings, the global leaderboard, a person's ratings and history.
 
 Ratings are a person's across every chat; a community's standings list the people who played rated games in
-its chats. People with fewer than `PROVISIONAL_GAMES` rated games of the kind are listed after the others
-(their mean says little yet) and are left off the global leaderboard.
+its chats. Each rating is shown among everyone who plays the kind (`service.ratings.shown`), so reading one
+reads the kind's ratings. People with fewer than `PROVISIONAL_GAMES` rated games of the kind are listed after
+the others (their rating says little yet) and are left off the global leaderboard.
 """
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from datetime import datetime
 from sqlalchemy import Select, select
 from sqlalchemy.orm import Session
 
-from service.ratings.model import PROVISIONAL_GAMES
+from service.ratings.model import PROVISIONAL_GAMES, Belief
+from service.ratings.shown import Population, shown
+from service.ratings.store import everyone
 from service.store.models import GameRow, Rating, RatingChange, User
 
 
 @dataclass(frozen=True)
 class Standing:
-    """A person's rating at one kind: its mean and uncertainty (one standard deviation), and their record."""
+    """A person's rating at one kind as shown: its mean and uncertainty (one standard deviation), and their
+    record."""
 
     user_id: int
     name: str
@@ -36,7 +40,7 @@ class Standing:
 
 @dataclass(frozen=True)
 class Played:
-    """One rated game in a person's history: their side, whether it won, and their rating before and after."""
+    """One rated game in a person's history: their side, whether it won, and their rating shown before and after."""
 
     game_id: int
     kind: str
@@ -56,20 +60,20 @@ def standings(s: Session, chat_ids: int | Collection[int], kind: str, limit: int
         .join(GameRow, GameRow.id == RatingChange.game_id)
         .where(GameRow.chat_id.in_(chats), RatingChange.kind == kind)
     )
-    table = _read(s, _rated(kind).where(User.id.in_(players)))
+    table = _read(s, kind, _rated(kind).where(User.id.in_(players)))
     return sorted(table, key=lambda row: (row.provisional, -row.rating, row.name))[:limit]
 
 
 def leaderboard(s: Session, kind: str, limit: int = 10) -> list[Standing]:
     """The best `limit` people at `kind` across every community, among those past their provisional games."""
-    query = _rated(kind).where(Rating.games >= PROVISIONAL_GAMES).order_by(Rating.mu.desc(), User.id).limit(limit)
-    return _read(s, query)
+    table = _read(s, kind, _rated(kind).where(Rating.games >= PROVISIONAL_GAMES))
+    return sorted(table, key=lambda row: (-row.rating, row.user_id))[:limit]
 
 
 def of_user(s: Session, user_id: int) -> dict[str, Standing]:
     """A person's ratings, by game kind."""
     rows = s.execute(select(User, Rating).join(Rating, Rating.user_id == User.id).where(User.id == user_id)).all()
-    return {rating.kind: _standing(user, rating) for user, rating in rows}
+    return {rating.kind: _standing(user, rating, everyone(s, rating.kind).population()) for user, rating in rows}
 
 
 def history(s: Session, user_id: int, limit: int = 10, kind: str | None = None) -> list[Played]:
@@ -85,9 +89,11 @@ def _rated(kind: str) -> Select:
     return select(User, Rating).join(Rating, Rating.user_id == User.id).where(Rating.kind == kind)
 
 
-def _read(s: Session, query: Select) -> list[Standing]:
-    return [_standing(user, rating) for user, rating in s.execute(query)]
+def _read(s: Session, kind: str, query: Select) -> list[Standing]:
+    people = everyone(s, kind).population()
+    return [_standing(user, rating, people) for user, rating in s.execute(query)]
 
 
-def _standing(user: User, rating: Rating) -> Standing:
-    return Standing(user.id, user.name or user.platform_id, rating.mu, rating.sigma, rating.games, rating.wins)
+def _standing(user: User, rating: Rating, people: Population) -> Standing:
+    seen = shown(Belief(rating.mu, rating.sigma), people)
+    return Standing(user.id, user.name or user.platform_id, seen.mu, seen.sigma, rating.games, rating.wins)

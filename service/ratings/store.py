@@ -1,6 +1,6 @@
-"""Rating finished games in the database: once each (`rating_changes` holds what a game did), the side advantage
-learned from the rated games before it (`rating_sides`), and every rating recomputed from the finished games in
-order (the migration to this model; `recompute`)."""
+"""Rating finished games in the database: once each (`rating_changes` holds what a game did, in ratings as shown:
+`service.ratings.shown`), the side advantage learned from the rated games before it (`rating_sides`), and every
+rating recomputed from the finished games in order (the migration to this model; `recompute`)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from engine.board.setup import DEFAULTS as BOARD_DEFAULTS
 from service.ratings.model import MU, SIGMA, Belief, is_rated, loyal_rate, rate, sides_of
+from service.ratings.shown import Tally, shown
 from service.store.db import insert_for
 from service.store.models import GameRow, Rating, RatingChange, RatingSide, Seat, User, utcnow
 
@@ -26,7 +27,7 @@ VARIANT_DEFAULTS: dict[str, dict[str, Any]] = {"board": BOARD_DEFAULTS, "cards":
 
 @dataclass(frozen=True)
 class Change:
-    """One person's result in a rated game: their side won or not, the rating before and after."""
+    """One person's result in a rated game: their side won or not, the rating shown before and after."""
 
     user_id: int
     name: str
@@ -65,7 +66,14 @@ def rate_game(s: Session, game: GameRow) -> list[Change] | None:
         return None
     seated = select(Seat.seat, Seat.user_id).where(Seat.game_id == game.id, Seat.user_id.is_not(None))
     people = {seat: user_id for seat, user_id in s.execute(seated)}
-    return _rate(s, _Game(game.id, game.kind, game.config or {}, game.result, game.updated, people))
+    played = _Game(game.id, game.kind, game.config or {}, game.result, game.updated, people)
+    return _rate(s, played, everyone(s, game.kind))
+
+
+def everyone(s: Session, kind: str) -> Tally:
+    """What everyone's ratings at `kind` say of how far people differ (what a rating shown is weighed against)."""
+    rows = s.execute(select(Rating.mu, Rating.sigma).where(Rating.kind == kind))
+    return Tally(Belief(mu, sigma) for mu, sigma in rows)
 
 
 def side_rate(s: Session, kind: str, players: int, config: dict[str, Any]) -> float:
@@ -94,13 +102,16 @@ def recompute(s: Session) -> int:
     ):
         people.setdefault(game_id, {})[seat] = user_id
     rated = 0
+    tallies: dict[str, Tally] = {}
     for game_id, kind, config, result, ended in games:
-        rated += _rate(s, _Game(game_id, kind, config or {}, result, ended, people.get(game_id, {}))) is not None
+        game = _Game(game_id, kind, config or {}, result, ended, people.get(game_id, {}))
+        rated += _rate(s, game, tallies.setdefault(kind, Tally())) is not None
         s.flush()
     return rated
 
 
-def _rate(s: Session, game: _Game) -> list[Change] | None:
+def _rate(s: Session, game: _Game, tally: Tally) -> list[Change] | None:
+    """Rate the game; `tally` is everyone's at its kind, and is kept up to date with the people's new beliefs."""
     sides = sides_of(game.result)
     if sides is None:
         return None
@@ -120,20 +131,25 @@ def _rate(s: Session, game: _Game) -> list[Change] | None:
     cell.games += 1
     cell.loyal_wins += int(winner == "loyal")
     names = _names(s, ratings)
-    changes: list[Change] = []
+    before = tally.population()
+    moved: list[tuple[str, Rating, Belief, Belief]] = []  # (side, row, belief before, after)
     for team, new in (("loyal", outcome.loyal), ("evil", outcome.evil)):
-        expected = outcome.expected if team == "loyal" else 1 - outcome.expected
         for seat, belief in zip(teams[team], new, strict=True):
-            if seats[seat] is None or belief is None:
-                continue
-            row = ratings[seats[seat]]
-            before = row.mu
-            row.mu, row.sigma = belief.mu, belief.sigma
-            row.games += 1
-            row.wins += int(team == winner)
-            changes.append(Change(row.user_id, names[row.user_id], team == winner, before, row.mu))
-            s.add(RatingChange(game_id=game.id, user_id=row.user_id, kind=game.kind, side=team, won=team == winner,
-                               expected=expected, before=before, after=row.mu, created=game.ended))
+            if seats[seat] is not None and belief is not None:
+                row = ratings[seats[seat]]
+                moved.append((team, row, _belief(row), belief))
+                tally.swap(_belief(row), belief)
+    after = tally.population()
+    changes: list[Change] = []
+    for team, row, old, belief in moved:
+        expected = outcome.expected if team == "loyal" else 1 - outcome.expected
+        was, now = shown(old, before).mu, shown(belief, after).mu
+        row.mu, row.sigma = belief.mu, belief.sigma
+        row.games += 1
+        row.wins += int(team == winner)
+        changes.append(Change(row.user_id, names[row.user_id], team == winner, was, now))
+        s.add(RatingChange(game_id=game.id, user_id=row.user_id, kind=game.kind, side=team, won=team == winner,
+                           expected=expected, before=was, after=now, created=game.ended))
     return changes
 
 

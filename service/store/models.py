@@ -262,7 +262,7 @@ class RatingChange(Base):
     side: Mapped[str] = mapped_column(String(8))  # "loyal" | "evil"
     won: Mapped[bool] = mapped_column(Boolean)
     expected: Mapped[float] = mapped_column(Float)  # the chance the model gave the person's side
-    before: Mapped[float] = mapped_column(Float)  # the rating's mean before and after
+    before: Mapped[float] = mapped_column(Float)  # the rating shown before and after (`service.ratings.shown`)
     after: Mapped[float] = mapped_column(Float)
     created: Mapped[datetime] = mapped_column(default=utcnow)  # when the game ended
 

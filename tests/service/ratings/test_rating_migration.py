@@ -50,8 +50,17 @@ def test_the_migration_recomputes_the_ratings_0004_left(fixture, request):
     assert snapshot() == wanted
 
 
+@pytest.mark.parametrize(
+    ("below", "left"),
+    [
+        ("0009", "UPDATE ratings SET mu = mu + 2, sigma = sigma + 0.8"),  # 0010: what the damped update left
+        ("0011", "UPDATE rating_changes SET before = before + 3, after = after - 3"),  # 0012: the model's means
+    ],
+)
 @pytest.mark.parametrize("fixture", ["backbone_local", "backbone_pg"])
-def test_the_full_information_migration_recomputes_what_the_damped_model_left(fixture, request):
+def test_a_recomputing_migration_gives_what_the_games_give_now(fixture, request, below, left):
+    """Migrations 0010 (the full-information update) and 0012 (the changes in ratings as shown) recompute what
+    the code before them left: other numbers, in the same schema."""
     request.getfixturevalue(fixture)
     cfg = alembic_config()
     for i, winner in enumerate(["loyal", "evil", "loyal"]):
@@ -59,10 +68,10 @@ def test_the_full_information_migration_recomputes_what_the_damped_model_left(fi
         assert rate(finished("group", people, LOYALTY, winner))
     wanted = snapshot()
 
-    command.downgrade(cfg, "0009")
+    command.downgrade(cfg, below)
     try:
-        with get_engine().begin() as conn:  # what the damped update left: other numbers
-            conn.execute(text("UPDATE ratings SET mu = mu + 2, sigma = sigma + 0.8"))
+        with get_engine().begin() as conn:
+            conn.execute(text(left))
         assert snapshot() != wanted
     finally:
         command.upgrade(cfg, "head")

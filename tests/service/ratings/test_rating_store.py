@@ -11,9 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service import ratings
-from service.ratings.model import MU, PROVISIONAL_GAMES, SIGMA
+from service.ratings.model import MU, PROVISIONAL_GAMES, SIGMA, Belief
+from service.ratings.shown import population, shown
 from service.store import session_scope
-from service.store.models import RatingChange
+from service.store.models import Rating, RatingChange
 from service.store.users import chat_for
 from tests.service.ratings.rating_games import finished, rate, snapshot, user_id
 
@@ -104,6 +105,29 @@ def test_standings_of_a_community_the_leaderboard_and_a_persons_history(fixture,
     assert [(h.side, h.won) for h in history[:1]] == [("loyal", True)]
     assert len(carols) == PROVISIONAL_GAMES + 1 and not any(h.won for h in carols)
     assert all(h.after < h.before for h in carols) and carols[0].ended > carols[-1].ended
+
+
+@both
+def test_what_is_shown_is_each_person_among_everyone_and_the_notice_says_what_ratings_then_shows(fixture, request):
+    """Standings, leaderboard and a person's own rating are the model's beliefs shown among everyone at the kind
+    (`service.ratings.shown`); the change a game records ends at what /ratings shows right after it."""
+    request.getfixturevalue(fixture)
+    for i in range(8):
+        table = PEOPLE[i % 4 :] + PEOPLE[: i % 4]
+        assert rate(finished("group", table, FOUR, "loyal" if i % 3 else "evil"))
+    ids = {p: user_id(p) for p in PEOPLE}
+    with session_scope() as s:
+        everyone = {r.user_id: Belief(r.mu, r.sigma) for r in s.scalars(select(Rating).where(Rating.kind == "board"))}
+        people = population(everyone.values())
+        here = ratings.standings(s, ratings_chat(s, "group"), "board")
+        board = ratings.leaderboard(s, "board")
+        last = {p: ratings.history(s, ids[p], limit=1)[0] for p in PEOPLE}
+        own = {p: ratings.of_user(s, ids[p])["board"] for p in PEOPLE}
+    for row in here:
+        assert (row.rating, row.spread) == tuple(shown(everyone[row.user_id], people).__dict__.values())
+        assert abs(row.rating - MU) < abs(everyone[row.user_id].mu - MU)  # held towards 25
+    assert [row.rating for row in board] == sorted((row.rating for row in here), reverse=True)
+    assert {p: own[p].rating for p in PEOPLE} == {p: last[p].after for p in PEOPLE}  # the notice's numbers
 
 
 def test_two_workers_rating_games_of_the_same_people_at_once_count_every_game(backbone_pg):
