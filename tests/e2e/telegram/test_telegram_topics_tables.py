@@ -197,3 +197,26 @@ def _two_tables(api: FakeBotApi, group: Any, seated: list[list[Any]], spectator:
         ids = dict(s.execute(found).all())
     assert board_ids[int(ids[f"board:{game_a}"])] == thread_a
     assert board_ids[int(ids[f"board:{game_b}"])] == thread_b
+    _ratings_asked(api, group, thread_a, seated[0][0], rated(game_a))
+
+
+def _ratings_asked(api: FakeBotApi, group: Any, thread: int, person: Any, rated_here: bool) -> None:
+    """What `/ratings` answers in a table's topic (the standings of the people who played rated games there), and
+    `/me` in the person's direct chat (their ratings and last rated games), as shown among everyone."""
+    before, asked = len(api.messages(group.id, thread)), len(api.messages(person.id))
+    api.say(person, group.id, "/ratings", thread_id=thread)
+    title = t("en", "ratings.title", game=t("en", "lobby.game.cards"))
+    wanted = title if rated_here else t("en", "ratings.none")
+    answer = api.wait(
+        lambda: next((m for m in api.messages(group.id, thread)[before:] if (m.text or "").startswith(wanted)), None),
+        60,
+        "the standings",
+    )
+    if rated_here:  # a first game: both players provisional, near 25, with the spread's uncertainty
+        rows = answer.text.split("\n")[1:]
+        assert len(rows) == 2 and all("±" in row and t("en", "ratings.provisional") in row for row in rows), rows
+    api.say(person, person.id, "/me")
+    mine = t("en", "ratings.yours") if rated_here else t("en", "ratings.history.none")
+    own = api.wait(lambda: next((m for m in api.messages(person.id)[asked:] if mine in (m.text or "")), None), 60, "me")
+    if rated_here:
+        assert t("en", "ratings.history.title") in own.text and "→" in own.text
