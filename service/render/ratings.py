@@ -73,7 +73,7 @@ def own_text(lang: str | None, mine: dict[str, Standing]) -> str:
     if not mine:
         return t(lang, "ratings.none")
     lines = [t(lang, "ratings.yours")]
-    lines += [f"{t(lang, f'lobby.game.{kind}')}: {_row(lang, None, row)}" for kind, row in sorted(mine.items())]
+    lines += [_row(lang, None, row, t(lang, f"lobby.game.{kind}")) for kind, row in sorted(mine.items())]
     return "\n".join(lines)
 
 
@@ -101,9 +101,10 @@ def help_text(lang: str | None, provisional_games: int) -> str:
     return tn(lang, "ratings.help", provisional_games)
 
 
-def _row(lang: str | None, rank: int | None, row: Standing) -> str:
-    text = t(lang, "ratings.row", name=row.name, rating=number(lang, row.rating), spread=number(lang, row.spread),
-             wins=row.wins, games=row.games)
+def _row(lang: str | None, rank: int | None, row: Standing, name: str | None = None) -> str:
+    """A standing's line, headed by the person's name (or by `name`: one's own list names the game instead)."""
+    text = t(lang, "ratings.row", name=name or row.name, rating=number(lang, row.rating),
+             spread=number(lang, row.spread), wins=row.wins, games=row.games)
     if row.provisional:
         text = f"{text} · {t(lang, 'ratings.provisional')}"
     return text if rank is None else f"{rank}. {text}"

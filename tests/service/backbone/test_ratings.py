@@ -125,8 +125,7 @@ def test_the_ratings_command_shows_the_chats_standings_and_ones_own_in_private(b
     submit(command("alice", "ratings", chat="dm-alice"))
     mine = recording.sent("dm-alice")[-1].text.splitlines()
     assert mine[0] == "🏅 Your ratings" and len(mine) == 3  # both kinds: she played a board game elsewhere
-    # her name as her command gave it
-    assert mine[1].startswith("Shadows over Camelot (board game): Alice: ")
+    assert mine[1].startswith("Shadows over Camelot (board game): 2")  # headed by the game, not her own name
     assert mine[1].endswith("1 won of 1 · provisional")
 
 

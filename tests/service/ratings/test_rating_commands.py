@@ -52,7 +52,7 @@ def test_the_help_and_ones_own_history(backbone_local, recording):
     submit(command("alice", "me"))  # asked in the group: answered there
     own, history = recording.sent("group")[-1].text.split("\n\n")
     assert own.splitlines()[0] == "🏅 Your ratings" and own.splitlines()[1].startswith(
-        "Shadows over Camelot: The Card Game: Alice: ")
+        "Shadows over Camelot: The Card Game: 2")
     rows = history.splitlines()
     assert rows[0] == "🏅 Your last rated games" and len(rows) == 3
     assert "card game · Loyal, lost: " in rows[1] and "card game · Traitor, won: " in rows[2]  # the latest first

@@ -8,17 +8,18 @@ from datetime import UTC, datetime
 import pytest
 
 from service.ratings import PROVISIONAL_GAMES, Change, Played, Standing
-from service.ratings.model import MU, SIGMA
+from service.ratings.model import MU, Belief
+from service.ratings.shown import population, shown
 from service.render import ratings as texts
 from service.render.i18n import available_languages
 
-NEWCOMER = Standing(1, "Nia", MU, SIGMA, 0, 0)
+NEWCOMER = Standing(1, "Nia", *shown(Belief(), population([])).__dict__.values(), 0, 0)  # as a newcomer is shown
 VETERAN = Standing(2, "Vera", 27.46, 2.04, 12, 8)
 
 
 def test_a_newcomer_reads_the_starting_mean_with_its_uncertainty_never_a_negative_number():
     assert texts.own_text("en", {"board": NEWCOMER}).splitlines()[1] == (
-        "Shadows over Camelot (board game): Nia: 25.0 ±8.3 · 0 won of 0 · provisional"
+        "Shadows over Camelot (board game): 25.0 ±4.8 · 0 won of 0 · provisional"
     )
     first_game = [Change(1, "Nia", False, MU, 22.1)]
     assert texts.changes_text("en", "cards", first_game).splitlines()[1] == "Nia: 22.1 (−2.9)"
@@ -29,7 +30,7 @@ def test_standings_show_the_established_first_and_mark_the_provisional_in_the_ch
     assert table.splitlines() == [
         "🏅 Hodnocení · Stíny nad Kamelotem (desková hra)",
         "1. Vera: 27,5 ±2,0 · 8 vyhraných z 12",
-        "2. Nia: 25,0 ±8,3 · 0 vyhraných z 0 · předběžné",
+        "2. Nia: 25,0 ±4,8 · 0 vyhraných z 0 · předběžné",
     ]
     assert texts.standings_text("en", {"board": [], "cards": []}).startswith("No rated games yet.")
 
