@@ -19,7 +19,7 @@ their results' information d = 1/sigma^2 - 1/SIGMA^2 about their skill, centred 
 sigma^2; under a spread s, their skill's posterior mean is MU + r g and its variance g, g = s^2 / (1 + s^2 d),
 and the results' likelihood of s is prod (1 + s^2 d)^-1/2 exp(r^2 s^2 / (2 (1 + s^2 d))). Averaged over the
 spread's posterior (a grid of `GRID` points), the mean and standard deviation are what is shown. TAU's added
-uncertainty makes d a little smaller than the games' information; that errs towards the model's own mean.
+uncertainty makes d a little smaller than the games' information; that errs towards 25.
 """
 
 from __future__ import annotations
