@@ -34,7 +34,7 @@ from functools import cached_property
 from statistics import NormalDist
 
 from service.ratings.model import BETA, MU, SIGMA, Belief, is_rated, loyal_rate, rate
-from service.ratings.shown import population, shown
+from service.ratings.shown import Population, population, shown
 
 MAX_DRIFT = 1.0
 MIN_SPEARMAN = 0.8
@@ -68,10 +68,14 @@ class EqualRun:
     traitor_move: float  # how far a Traitor's game moved the Traitor's rating, on average
 
     @cached_property
+    def people(self) -> Population:
+        """What the players' ratings say of how far they differ."""
+        return population(self.ratings)
+
+    @cached_property
     def shown(self) -> list[Belief]:
         """Each player's rating as shown, among the run's players."""
-        people = population(self.ratings)
-        return [shown(b, people) for b in self.ratings]
+        return [shown(b, self.people) for b in self.ratings]
 
     @property
     def drift(self) -> float:
@@ -272,18 +276,18 @@ def known_skills(plan: Plan, seed: int) -> SkillRun:
             for p in seats:
                 played[p] += 1
     beliefs = [table.beliefs[p] for p in people]
-    people_now = population(beliefs)
-    ratings = [shown(b, people_now).mu for b in beliefs]
+    learned = population(beliefs)
+    ratings = [shown(b, learned).mu for b in beliefs]
     means = [b.mu for b in beliefs]
-    skills_ = [skill[p] for p in people]
+    known = [skill[p] for p in people]
     return SkillRun(
         plan.skilled,
         games,
-        spearman(ratings, skills_),
-        spearman(means, skills_),
-        _distance(ratings, skills_),
-        _distance(means, skills_),
-        people_now.spread,
+        spearman(ratings, known),
+        spearman(means, known),
+        _distance(ratings, known),
+        _distance(means, known),
+        learned.spread,
     )
 
 
@@ -330,7 +334,7 @@ def lines(plan: Plan, report: Report) -> list[str]:
         out.append(
             f"  loyal side wins {run_.side_rate:.0%} (won {run_.loyal_share:.1%}): shown {min(rated):.1f} to "
             f"{max(rated):.1f}, largest |rating - start| {run_.drift:.2f} (spread learned "
-            f"{population(run_.ratings).spread:.2f}); the model's means {min(mus):.1f} to {max(mus):.1f}, largest "
+            f"{run_.people.spread:.2f}); the model's means {min(mus):.1f} to {max(mus):.1f}, largest "
             f"{run_.model_drift:.2f} (rms {run_.deviation:.2f}, their ± {run_.uncertainty:.2f}, {run_.covered} of "
             f"{plan.players} within it; the games' information allows ± {spread(info):.2f}); systematic drift "
             f"{run_.systematic:.2f}; a Traitor's game moves the Traitor {run_.traitor_move:+.3f} on average"

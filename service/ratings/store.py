@@ -136,9 +136,9 @@ def _rate(s: Session, game: _Game, tally: Tally) -> list[Change] | None:
     for team, new in (("loyal", outcome.loyal), ("evil", outcome.evil)):
         for seat, belief in zip(teams[team], new, strict=True):
             if seats[seat] is not None and belief is not None:
-                row = ratings[seats[seat]]
-                moved.append((team, row, _belief(row), belief))
-                tally.swap(_belief(row), belief)
+                row, old = ratings[seats[seat]], _belief(ratings[seats[seat]])
+                moved.append((team, row, old, belief))
+                tally.swap(old, belief)
     after = tally.population()
     changes: list[Change] = []
     for team, row, old, belief in moved:

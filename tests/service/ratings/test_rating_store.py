@@ -5,6 +5,7 @@ gave, and the reads the commands show (a community's standings, the leaderboard,
 from __future__ import annotations
 
 import threading
+from dataclasses import astuple
 
 import pytest
 from sqlalchemy import select
@@ -124,7 +125,7 @@ def test_what_is_shown_is_each_person_among_everyone_and_the_notice_says_what_ra
         last = {p: ratings.history(s, ids[p], limit=1)[0] for p in PEOPLE}
         own = {p: ratings.of_user(s, ids[p])["board"] for p in PEOPLE}
     for row in here:
-        assert (row.rating, row.spread) == tuple(shown(everyone[row.user_id], people).__dict__.values())
+        assert (row.rating, row.spread) == astuple(shown(everyone[row.user_id], people))
         assert abs(row.rating - MU) < abs(everyone[row.user_id].mu - MU)  # held towards 25
     assert [row.rating for row in board] == sorted((row.rating for row in here), reverse=True)
     assert {p: own[p].rating for p in PEOPLE} == {p: last[p].after for p in PEOPLE}  # the notice's numbers

@@ -3,6 +3,7 @@ the leaderboard, a person's history and the help, in the chat's language."""
 
 from __future__ import annotations
 
+from dataclasses import astuple
 from datetime import UTC, datetime
 
 import pytest
@@ -13,7 +14,7 @@ from service.ratings.shown import population, shown
 from service.render import ratings as texts
 from service.render.i18n import available_languages
 
-NEWCOMER = Standing(1, "Nia", *shown(Belief(), population([])).__dict__.values(), 0, 0)  # as a newcomer is shown
+NEWCOMER = Standing(1, "Nia", *astuple(shown(Belief(), population([]))), 0, 0)  # as a newcomer is shown
 VETERAN = Standing(2, "Vera", 27.46, 2.04, 12, 8)
 
 
